@@ -1,0 +1,33 @@
+# ptm_add_runtime_library(NAME SOURCES...)
+#
+# Builds one runtime library in the two forms of the build tree contract:
+#   lib/libptm_NAME.so   target ptm_NAME      (shared, for --ldflags NAME --shared)
+#   lib/libptm_NAME.a    target ptm_NAME_bc   (LLVM bitcode, for -flto inlining)
+# Every object is compiled once, as bitcode (-flto): the archive keeps the
+# bitcode so the runtime's fast paths inline into programs at link time, and
+# the shared library is LTO-linked from the same objects. Both contain the
+# algorithm-independent runtime (object library ptm_runtime_obj).
+set(PTM_RUNTIME_COMPILE_OPTIONS ${PTM_WARNING_FLAGS} -O2 -flto -fPIC
+    -fno-plt -ftls-model=initial-exec)
+
+function(ptm_add_runtime_library name)
+  add_library(ptm_${name}_obj OBJECT ${ARGN})
+  target_compile_definitions(ptm_${name}_obj PRIVATE PTM_LIBNAME="${name}")
+  target_compile_options(ptm_${name}_obj PRIVATE ${PTM_RUNTIME_COMPILE_OPTIONS})
+  target_include_directories(ptm_${name}_obj PRIVATE ${PTM_INCLUDE_DIR}
+                                                     ${CMAKE_SOURCE_DIR})
+
+  add_library(ptm_${name} SHARED $<TARGET_OBJECTS:ptm_${name}_obj>
+                                 $<TARGET_OBJECTS:ptm_runtime_obj>)
+  target_link_options(ptm_${name} PRIVATE -flto -fuse-ld=lld -Wl,-z,defs)
+  target_link_libraries(ptm_${name} PRIVATE Threads::Threads ${PTM_RUNTIME_LINK_LIBS})
+  target_include_directories(ptm_${name} INTERFACE ${PTM_INCLUDE_DIR})
+  set_target_properties(ptm_${name} PROPERTIES OUTPUT_NAME ptm_${name}
+                                               LINKER_LANGUAGE CXX)
+
+  add_library(ptm_${name}_bc STATIC $<TARGET_OBJECTS:ptm_${name}_obj>
+                                    $<TARGET_OBJECTS:ptm_runtime_obj>)
+  target_link_libraries(ptm_${name}_bc INTERFACE Threads::Threads ${PTM_RUNTIME_LINK_LIBS})
+  target_include_directories(ptm_${name}_bc INTERFACE ${PTM_INCLUDE_DIR})
+  set_target_properties(ptm_${name}_bc PROPERTIES OUTPUT_NAME ptm_${name})
+endfunction()

@@ -1,0 +1,456 @@
+//===- AccessInstrumenter.cpp - rewriting of transactional code -------------===//
+
+#include "AccessInstrumenter.h"
+#include "CalleeClassifier.h"
+#include "CloneBuilder.h"
+#include "Diagnostics.h"
+#include "RuntimeCallbacks.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h"
+
+#include "ptm_abi_kinds.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "ptm-instrument"
+
+STATISTIC(NumReads, "Instrumented loads");
+STATISTIC(NumWrites, "Instrumented stores");
+STATISTIC(NumPrivate, "Accesses to private stack slots left as they are");
+STATISTIC(NumConstReads, "Loads of constant memory left as they are");
+STATISTIC(NumAtomics, "Atomic read-modify-writes made transactional");
+STATISTIC(NumMemIntrinsics, "Instrumented memory intrinsics");
+STATISTIC(NumLibcCalls, "libc calls replaced by transactional versions");
+STATISTIC(NumAllocCalls, "Allocation calls replaced by transactional versions");
+STATISTIC(NumCloneCalls, "Calls redirected to clones");
+STATISTIC(NumExternalCalls, "Calls of other units' clones");
+STATISTIC(NumIndirectCalls, "Indirect calls translated at run time");
+STATISTIC(NumUnsupported, "Unsupported constructs reported");
+
+static cl::opt<bool> ClSkipPrivate(
+    "ptm-skip-private-stack", cl::init(true), cl::Hidden,
+    cl::desc("Leave accesses to non-escaping stack slots uninstrumented"));
+static cl::opt<bool> ClWarnExternal(
+    "ptm-warn-external-calls", cl::init(false), cl::Hidden,
+    cl::desc("Warn about every call inside a transaction whose clone is "
+             "looked up in another unit"));
+
+namespace ptm {
+
+AccessInstrumenter::AccessInstrumenter(Module &M, RuntimeCallbacks &RT,
+                                       const CalleeClassifier &CC,
+                                       const CloneBuilder &Clones)
+    : M(M), DL(M.getDataLayout()), RT(RT), CC(CC), Clones(Clones) {}
+
+bool AccessInstrumenter::isPrivateAlloca(const AllocaInst *AI) {
+  auto It = PrivateCache.find(AI);
+  if (It != PrivateCache.end())
+    return It->second;
+  bool Private = !PointerMayBeCaptured(AI, /*ReturnCaptures=*/true,
+                                       /*StoreCaptures=*/true);
+  PrivateCache[AI] = Private;
+  return Private;
+}
+
+bool AccessInstrumenter::isPrivate(const Value *Ptr) {
+  if (!ClSkipPrivate)
+    return false;
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects, nullptr, /*MaxLookup=*/12);
+  if (Objects.empty())
+    return false;
+  for (const Value *O : Objects) {
+    const auto *AI = dyn_cast<AllocaInst>(O);
+    if (!AI || !isPrivateAlloca(AI))
+      return false;
+  }
+  return true;
+}
+
+bool AccessInstrumenter::isConstantMemory(const Value *Ptr) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects, nullptr, /*MaxLookup=*/12);
+  if (Objects.empty())
+    return false;
+  for (const Value *O : Objects) {
+    const auto *GV = dyn_cast<GlobalVariable>(O);
+    if (!GV || !GV->isConstant())
+      return false;
+  }
+  return true;
+}
+
+AllocaInst *AccessInstrumenter::temporary(Function &F, Type *Ty) {
+  AllocaInst *&T = Temporaries[{&F, Ty}];
+  if (!T) {
+    IRBuilder<> IRB(&*F.getEntryBlock().getFirstInsertionPt());
+    T = IRB.CreateAlloca(Ty, nullptr, "ptm.tmp");
+  }
+  return T;
+}
+
+// Whether a value of type Ty (StoreSize bytes) travels through the integer
+// barrier of its size: integers of exactly that width, floating point,
+// pointers, and vectors of those that fill the size exactly.
+static bool fitsIntegerBarrier(Type *Ty, uint64_t StoreSize,
+                               const DataLayout &DL) {
+  if (RuntimeCallbacks::sizeIndex(StoreSize) < 0)
+    return false;
+  if (Ty->isPointerTy())
+    return Ty->getPointerAddressSpace() == 0 &&
+           DL.getPointerSize(0) == StoreSize;
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty))
+    if (VT->getElementType()->isPointerTy())
+      return false;
+  if (!Ty->isIntegerTy() && !Ty->isFloatingPointTy() && !Ty->isVectorTy())
+    return false;
+  TypeSize Bits = DL.getTypeSizeInBits(Ty);
+  return !Bits.isScalable() && Bits.getFixedValue() == StoreSize * 8;
+}
+
+void AccessInstrumenter::instrumentLoad(LoadInst *LI) {
+  Value *Ptr = LI->getPointerOperand();
+  Type *Ty = LI->getType();
+  uint64_t Size = DL.getTypeStoreSize(Ty);
+  IRBuilder<> IRB(LI);
+  Value *V;
+  if (fitsIntegerBarrier(Ty, Size, DL)) {
+    Value *Raw = IRB.CreateCall(RT.ReadFn[RuntimeCallbacks::sizeIndex(Size)],
+                                {Ptr});
+    V = Ty->isPointerTy() ? IRB.CreateIntToPtr(Raw, Ty)
+                          : IRB.CreateBitCast(Raw, Ty);
+  } else {
+    AllocaInst *Tmp = temporary(*LI->getFunction(), Ty);
+    IRB.CreateCall(RT.ReadN, {Tmp, Ptr, ConstantInt::get(RT.intPtrTy(), Size)});
+    V = IRB.CreateLoad(Ty, Tmp);
+  }
+  V->takeName(LI);
+  LI->replaceAllUsesWith(V);
+  LI->eraseFromParent();
+  ++NumReads;
+}
+
+void AccessInstrumenter::instrumentStore(StoreInst *SI) {
+  Value *Ptr = SI->getPointerOperand();
+  Value *Val = SI->getValueOperand();
+  Type *Ty = Val->getType();
+  uint64_t Size = DL.getTypeStoreSize(Ty);
+  IRBuilder<> IRB(SI);
+  int Idx = RuntimeCallbacks::sizeIndex(Size);
+  if (fitsIntegerBarrier(Ty, Size, DL)) {
+    Type *IntTy = IRB.getIntNTy(Size * 8);
+    Value *Raw = Ty->isPointerTy() ? IRB.CreatePtrToInt(Val, IntTy)
+                                   : IRB.CreateBitCast(Val, IntTy);
+    IRB.CreateCall(RT.WriteFn[Idx], {Ptr, Raw});
+  } else {
+    AllocaInst *Tmp = temporary(*SI->getFunction(), Ty);
+    IRB.CreateStore(Val, Tmp);
+    IRB.CreateCall(RT.WriteN,
+                   {Ptr, Tmp, ConstantInt::get(RT.intPtrTy(), Size)});
+  }
+  SI->eraseFromParent();
+  ++NumWrites;
+}
+
+void AccessInstrumenter::instrumentMemTransfer(CallBase *CB, bool IsMove) {
+  Value *Dst = CB->getArgOperand(0), *Src = CB->getArgOperand(1);
+  bool DstPrivate = isPrivate(Dst), SrcPrivate = isPrivate(Src);
+  if (DstPrivate && SrcPrivate) {
+    NumPrivate++;
+    return;
+  }
+  IRBuilder<> IRB(CB);
+  Value *Len = IRB.CreateZExtOrTrunc(CB->getArgOperand(2), RT.intPtrTy());
+  FunctionCallee Fn = DstPrivate   ? RT.ReadN
+                      : SrcPrivate ? RT.WriteN
+                      : IsMove     ? RT.Memmove
+                                   : RT.Memcpy;
+  IRB.CreateCall(Fn, {Dst, Src, Len});
+  if (!CB->getType()->isVoidTy())
+    CB->replaceAllUsesWith(Dst); // libc memcpy/memmove return dst
+  CB->eraseFromParent();
+  ++NumMemIntrinsics;
+}
+
+void AccessInstrumenter::instrumentMemSet(CallBase *CB) {
+  Value *Dst = CB->getArgOperand(0);
+  if (isPrivate(Dst)) {
+    NumPrivate++;
+    return;
+  }
+  IRBuilder<> IRB(CB);
+  Value *C = IRB.CreateZExtOrTrunc(CB->getArgOperand(1), IRB.getInt32Ty());
+  Value *Len = IRB.CreateZExtOrTrunc(CB->getArgOperand(2), RT.intPtrTy());
+  IRB.CreateCall(RT.Memset, {Dst, C, Len});
+  if (!CB->getType()->isVoidTy())
+    CB->replaceAllUsesWith(Dst); // libc memset returns dst
+  CB->eraseFromParent();
+  ++NumMemIntrinsics;
+}
+
+void AccessInstrumenter::reportUnsupported(Instruction *I, int Kind,
+                                           const Twine &What,
+                                           const Twine &Warning) {
+  warnAt(*I, Warning);
+  IRBuilder<> IRB(I);
+  IRB.CreateCall(RT.Unsupported,
+                 {IRB.getInt32(Kind), RT.string(What.str()),
+                  RT.string(describeLocation(*I))});
+  ++NumUnsupported;
+}
+
+// Replaces CB by a call (or invoke) of Callee with the arguments Args.
+static CallBase *replaceCall(CallBase *CB, FunctionCallee Callee,
+                             ArrayRef<Value *> Args) {
+  CallBase *New;
+  if (auto *II = dyn_cast<InvokeInst>(CB))
+    New = InvokeInst::Create(Callee, II->getNormalDest(), II->getUnwindDest(),
+                             Args, "", CB->getIterator());
+  else
+    New = CallInst::Create(Callee, Args, "", CB->getIterator());
+  New->setDebugLoc(CB->getDebugLoc());
+  New->takeName(CB);
+  if (!CB->getType()->isVoidTy()) {
+    Value *V = New;
+    if (New->getType() != CB->getType()) {
+      IRBuilder<> IRB(CB);
+      V = IRB.CreateBitOrPointerCast(New, CB->getType());
+    }
+    CB->replaceAllUsesWith(V);
+  }
+  CB->eraseFromParent();
+  return New;
+}
+
+// Call-site attributes that described the original callee's body.
+static void dropCallSiteBodyAttributes(CallBase *CB) {
+  CB->removeFnAttr(Attribute::Memory);
+  CB->removeFnAttr(Attribute::NoSync);
+  CB->removeFnAttr(Attribute::NoFree);
+  CB->removeFnAttr(Attribute::WillReturn);
+  CB->removeFnAttr(Attribute::Speculatable);
+}
+
+void AccessInstrumenter::redirectToExternalClone(CallBase *CB,
+                                                 Function *Callee) {
+  // The clone is bound statically when the defining unit was compiled with
+  // the plugin (a weak reference: always resolved under LTO); otherwise the
+  // runtime looks it up, and reports the call if there is none.
+  std::string Name = CloneBuilder::cloneName(Callee->getName());
+  Function *Weak = M.getFunction(Name);
+  if (!Weak)
+    Weak = Function::Create(Callee->getFunctionType(),
+                            GlobalValue::ExternalWeakLinkage, Name, M);
+  if (ClWarnExternal)
+    warnAt(*CB, "call of '" + Callee->getName() +
+                    "' inside a transaction: its transactional clone must "
+                    "come from another unit compiled with the plugin");
+
+  IRBuilder<> IRB(CB);
+  Value *Missing = IRB.CreateIsNull(Weak);
+  Instruction *ThenTerm =
+      SplitBlockAndInsertIfThen(Missing, CB->getIterator(), false);
+  BasicBlock *Head = ThenTerm->getParent()->getSinglePredecessor();
+  IRB.SetInsertPoint(ThenTerm);
+  Value *Found = IRB.CreateCall(
+      RT.CloneLookup, {Callee, RT.string(describeLocation(*CB))});
+  BasicBlock *Tail = CB->getParent();
+  IRB.SetInsertPoint(&Tail->front());
+  PHINode *Target = IRB.CreatePHI(Weak->getType(), 2, "ptm.clone");
+  Target->addIncoming(Weak, Head);
+  Target->addIncoming(Found, ThenTerm->getParent());
+  CB->setCalledOperand(Target);
+  dropCallSiteBodyAttributes(CB);
+  ++NumExternalCalls;
+}
+
+void AccessInstrumenter::instrumentCall(CallBase *CB) {
+  Value *CalleeOp = CB->getCalledOperand();
+  if (auto *IA = dyn_cast<InlineAsm>(CalleeOp)) {
+    // An empty asm statement is a compiler barrier: nothing to do.
+    if (IA->getAsmString().empty())
+      return;
+    reportUnsupported(CB, PTM_UNSUPPORTED_INLINE_ASM, "inline asm",
+                      "inline assembly inside a transaction cannot be made "
+                      "transactional; it runs as is");
+    return;
+  }
+  if (isa<CallBrInst>(CB)) {
+    reportUnsupported(CB, PTM_UNSUPPORTED_INLINE_ASM, "asm goto",
+                      "asm goto inside a transaction cannot be made "
+                      "transactional");
+    return;
+  }
+
+  Function *Callee = dyn_cast<Function>(CalleeOp->stripPointerCasts());
+  if (!Callee) {
+    // Indirect call: translated to the clone at run time.
+    IRBuilder<> IRB(CB);
+    Value *Target = IRB.CreateCall(
+        RT.CloneLookup, {CalleeOp, RT.string(describeLocation(*CB))});
+    CB->setCalledOperand(Target);
+    dropCallSiteBodyAttributes(CB);
+    ++NumIndirectCalls;
+    return;
+  }
+  if (Callee->getFunctionType() != CB->getFunctionType()) {
+    // A call through a mismatched prototype (K&R C): treat as indirect.
+    IRBuilder<> IRB(CB);
+    Value *Target = IRB.CreateCall(
+        RT.CloneLookup, {CalleeOp, RT.string(describeLocation(*CB))});
+    CB->setCalledOperand(Target);
+    ++NumIndirectCalls;
+    return;
+  }
+
+  switch (CC.classify(*Callee)) {
+  case CalleeKind::Runtime:
+  case CalleeKind::Pure:
+  case CalleeKind::Ignored:
+  case CalleeKind::AtomicCall:
+    return;
+  case CalleeKind::MemTransfer:
+    instrumentMemTransfer(CB, Callee->getName().contains("memmove"));
+    return;
+  case CalleeKind::MemSet:
+    instrumentMemSet(CB);
+    return;
+  case CalleeKind::Alloc: {
+    const AllocReplacement *R = CC.allocReplacement(Callee->getName());
+    SmallVector<Value *, 3> Args;
+    SmallVector<Type *, 3> ArgTys;
+    for (unsigned I : R->Args) {
+      Args.push_back(CB->getArgOperand(I));
+      ArgTys.push_back(CB->getArgOperand(I)->getType());
+    }
+    FunctionCallee Fn = RT.get(
+        R->Runtime, FunctionType::get(CB->getType(), ArgTys, false));
+    replaceCall(CB, Fn, Args);
+    ++NumAllocCalls;
+    return;
+  }
+  case CalleeKind::Libc:
+    CB->setCalledFunction(RT.get(CalleeClassifier::libcReplacement(
+                                     Callee->getName()),
+                                 CB->getFunctionType()));
+    dropCallSiteBodyAttributes(CB);
+    ++NumLibcCalls;
+    return;
+  case CalleeKind::Setjmp:
+    reportUnsupported(CB, PTM_UNSUPPORTED_SETJMP, Callee->getName(),
+                      "'" + Callee->getName() +
+                          "' inside a transaction is not supported");
+    return;
+  case CalleeKind::Irrevocable:
+    reportUnsupported(CB, PTM_UNSUPPORTED_IRREVOCABLE, Callee->getName(),
+                      "call of '" + Callee->getName() +
+                          "' inside a transaction cannot be rolled back; the "
+                          "transaction becomes irrevocable or fails at run "
+                          "time, depending on the library");
+    return;
+  case CalleeKind::UnsupportedIntrinsic:
+    reportUnsupported(CB, PTM_UNSUPPORTED_INTRINSIC, Callee->getName(),
+                      "intrinsic '" + Callee->getName() +
+                          "' inside a transaction is not instrumented");
+    return;
+  case CalleeKind::Cloned:
+    if (Function *Clone = Clones.cloneOf(*Callee)) {
+      CB->setCalledFunction(Clone);
+      dropCallSiteBodyAttributes(CB);
+      ++NumCloneCalls;
+      return;
+    }
+    reportUnsupported(CB, PTM_UNSUPPORTED_CALL, Callee->getName(),
+                      "function '" + Callee->getName() +
+                          "' cannot be cloned (naked); it runs "
+                          "uninstrumented inside the transaction");
+    return;
+  case CalleeKind::External:
+    redirectToExternalClone(CB, Callee);
+    return;
+  }
+}
+
+void AccessInstrumenter::instrument(Function &F,
+                                    ArrayRef<Instruction *> Instrs) {
+  // Decide first, rewrite after: rewriting adds uses of pointers that would
+  // change what capture tracking says.
+  SmallVector<LoadInst *, 16> Loads;
+  SmallVector<StoreInst *, 16> Stores;
+  SmallVector<CallBase *, 16> Calls;
+  SmallVector<Instruction *, 4> Atomics;
+  for (Instruction *I : Instrs) {
+    if (auto *LI = dyn_cast<LoadInst>(I)) {
+      if (isPrivate(LI->getPointerOperand()))
+        ++NumPrivate;
+      else if (isConstantMemory(LI->getPointerOperand()))
+        ++NumConstReads;
+      else
+        Loads.push_back(LI);
+    } else if (auto *SI = dyn_cast<StoreInst>(I)) {
+      if (isPrivate(SI->getPointerOperand()))
+        ++NumPrivate;
+      else
+        Stores.push_back(SI);
+    } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
+      Value *Ptr = isa<AtomicRMWInst>(I)
+                       ? cast<AtomicRMWInst>(I)->getPointerOperand()
+                       : cast<AtomicCmpXchgInst>(I)->getPointerOperand();
+      if (!isPrivate(Ptr))
+        Atomics.push_back(I);
+    } else if (auto *CB = dyn_cast<CallBase>(I)) {
+      Calls.push_back(CB);
+    }
+  }
+
+  // Atomic read-modify-writes are plain reads and writes inside a
+  // transaction, which is atomic as a whole.
+  for (Instruction *I : Atomics) {
+    IRBuilder<> IRB(I);
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+      Value *Ptr = RMW->getPointerOperand();
+      LoadInst *Old = IRB.CreateLoad(RMW->getType(), Ptr);
+      Value *New =
+          buildAtomicRMWValue(RMW->getOperation(), IRB, Old, RMW->getValOperand());
+      StoreInst *St = IRB.CreateStore(New, Ptr);
+      RMW->replaceAllUsesWith(Old);
+      RMW->eraseFromParent();
+      Loads.push_back(Old);
+      Stores.push_back(St);
+    } else {
+      auto *CX = cast<AtomicCmpXchgInst>(I);
+      Value *Ptr = CX->getPointerOperand();
+      Type *Ty = CX->getCompareOperand()->getType();
+      LoadInst *Old = IRB.CreateLoad(Ty, Ptr);
+      Value *Eq = IRB.CreateICmpEQ(Old, CX->getCompareOperand());
+      Value *New = IRB.CreateSelect(Eq, CX->getNewValOperand(), Old);
+      StoreInst *St = IRB.CreateStore(New, Ptr);
+      Value *Res = IRB.CreateInsertValue(PoisonValue::get(CX->getType()), Old, 0);
+      Res = IRB.CreateInsertValue(Res, Eq, 1);
+      CX->replaceAllUsesWith(Res);
+      CX->eraseFromParent();
+      Loads.push_back(Old);
+      Stores.push_back(St);
+    }
+    ++NumAtomics;
+  }
+
+  for (LoadInst *LI : Loads)
+    instrumentLoad(LI);
+  for (StoreInst *SI : Stores)
+    instrumentStore(SI);
+  for (CallBase *CB : Calls)
+    instrumentCall(CB);
+}
+
+} // namespace ptm

@@ -1,0 +1,259 @@
+//===- CalleeClassifier.cpp - what a call in a transaction becomes ----------===//
+
+#include "CalleeClassifier.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace ptm {
+
+namespace {
+
+// libc functions the runtime provides transactional versions of.
+const char *const LibcFunctions[] = {
+    "memchr", "memcmp",  "strlen",  "strnlen", "strcmp", "strncmp", "strcpy",
+    "strncpy", "stpcpy", "strcat",  "strncat", "strchr", "strrchr", "strstr",
+    "strspn", "strcspn", "strpbrk", "strdup",  "strndup"};
+
+// Functions that touch no shared memory (they may write errno, which is
+// thread-local): math, character classes, absolute values.
+const char *const PureFunctions[] = {
+    "sqrt",  "sqrtf",  "sqrtl",  "cbrt",  "cbrtf",  "sin",    "sinf",
+    "sinl",  "cos",    "cosf",   "cosl",  "tan",    "tanf",   "asin",
+    "asinf", "acos",   "acosf",  "atan",  "atanf",  "atan2",  "atan2f",
+    "sinh",  "cosh",   "tanh",   "exp",   "expf",   "expl",   "exp2",
+    "exp2f", "expm1",  "log",    "logf",  "logl",   "log2",   "log2f",
+    "log10", "log10f", "log1p",  "pow",   "powf",   "powl",   "fabs",
+    "fabsf", "fabsl",  "floor",  "floorf", "floorl", "ceil",  "ceilf",
+    "ceill", "round",  "roundf", "lround", "llround", "trunc", "truncf",
+    "fmod",  "fmodf",  "fmin",   "fminf", "fmax",   "fmaxf",  "hypot",
+    "hypotf", "rint",  "rintf",  "lrint", "nearbyint", "copysign",
+    "copysignf", "ldexp", "ldexpf", "abs", "labs",  "llabs",  "toupper",
+    "tolower", "isalpha", "isdigit", "isalnum", "isspace", "isupper",
+    "islower", "isxdigit", "isprint", "ispunct", "__errno_location",
+    "__ctype_b_loc", "__ctype_toupper_loc", "__ctype_tolower_loc"};
+
+// Side effects outside memory: cannot be rolled back.
+const char *const IrrevocableFunctions[] = {
+    "printf",  "fprintf", "vprintf", "vfprintf", "puts",   "fputs",  "putchar",
+    "fputc",   "putc",    "fwrite",  "fread",    "fopen",  "fclose", "fflush",
+    "fgets",   "fgetc",   "getc",    "getchar",  "scanf",  "fscanf", "sscanf",
+    "write",   "read",    "open",    "close",    "send",   "recv",   "system",
+    "sleep",   "usleep",  "nanosleep", "rand",   "srand",  "time",   "clock_gettime",
+    "gettimeofday", "pthread_create", "pthread_join", "pthread_mutex_lock",
+    "pthread_mutex_unlock", "sched_yield", "perror", "snprintf", "sprintf",
+    "vsnprintf", "vsprintf", "exit", "_exit"};
+
+// C++ runtime functions that act on thread-private exception state.
+const char *const CxxRuntimeFunctions[] = {
+    "__cxa_allocate_exception", "__cxa_free_exception", "__cxa_throw",
+    "__cxa_rethrow", "__cxa_begin_catch", "__cxa_end_catch",
+    "__cxa_get_exception_ptr", "__cxa_call_unexpected", "__cxa_bad_cast",
+    "__cxa_bad_typeid", "__cxa_pure_virtual", "__cxa_deleted_virtual",
+    "_Unwind_Resume", "__clang_call_terminate", "_ZSt9terminatev",
+    "__assert_fail", "abort", "__stack_chk_fail",
+    "_ZSt17__throw_bad_allocv", "_ZSt20__throw_length_errorPKc",
+    "_ZSt20__throw_out_of_rangePKc", "_ZSt24__throw_out_of_range_fmtPKcz",
+    "_ZSt19__throw_logic_errorPKc", "_ZSt28__throw_bad_array_new_lengthv",
+    "_ZSt25__throw_bad_function_callv"};
+
+const char *const SetjmpFunctions[] = {
+    "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "longjmp", "_longjmp",
+    "siglongjmp", "__longjmp_chk"};
+
+// The public API of ptm.h (and the test runtime's): called as is.
+const char *const ApiFunctions[] = {
+    "ptm_atomic", "ptm_restart", "ptm_in_transaction", "ptm_open", "ptm_close",
+    "ptm_root", "ptm_malloc", "ptm_calloc", "ptm_aligned_alloc", "ptm_free",
+    "ptm_algorithm", "ptm_stats", "ptm_stats_threads", "ptm_stats_print"};
+
+bool inList(StringRef Name, ArrayRef<const char *> List) {
+  for (const char *S : List)
+    if (Name == S)
+      return true;
+  return false;
+}
+
+// Intrinsics that do not access shared memory, or only the stack frame.
+bool isHarmlessIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::dbg_declare:
+  case Intrinsic::dbg_value:
+  case Intrinsic::dbg_label:
+  case Intrinsic::dbg_assign:
+  case Intrinsic::assume:
+  case Intrinsic::expect:
+  case Intrinsic::expect_with_probability:
+  case Intrinsic::prefetch:
+  case Intrinsic::objectsize:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::launder_invariant_group:
+  case Intrinsic::strip_invariant_group:
+  case Intrinsic::sideeffect:
+  case Intrinsic::trap:
+  case Intrinsic::debugtrap:
+  case Intrinsic::ubsantrap:
+  case Intrinsic::stacksave:
+  case Intrinsic::stackrestore:
+  case Intrinsic::vastart:
+  case Intrinsic::vaend:
+  case Intrinsic::vacopy:
+  case Intrinsic::threadlocal_address:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::ptr_annotation:
+  case Intrinsic::var_annotation:
+  case Intrinsic::annotation:
+  case Intrinsic::eh_typeid_for:
+  case Intrinsic::donothing:
+  case Intrinsic::pseudoprobe:
+  case Intrinsic::allow_runtime_check:
+  case Intrinsic::allow_ubsan_check:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+CalleeClassifier::CalleeClassifier(Module &M) {
+  GlobalVariable *GA = M.getGlobalVariable("llvm.global.annotations");
+  if (!GA || !GA->hasInitializer())
+    return;
+  auto *Arr = dyn_cast<ConstantArray>(GA->getInitializer());
+  if (!Arr)
+    return;
+  for (Value *Op : Arr->operands()) {
+    auto *Entry = dyn_cast<ConstantStruct>(Op);
+    if (!Entry || Entry->getNumOperands() < 2)
+      continue;
+    auto *F = dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts());
+    auto *StrGV =
+        dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
+    if (!F || !StrGV || !StrGV->hasInitializer())
+      continue;
+    auto *Str = dyn_cast<ConstantDataArray>(StrGV->getInitializer());
+    if (!Str || !Str->isCString())
+      continue;
+    StringRef Ann = Str->getAsCString();
+    if (Ann == "ptm_pure")
+      Pure.insert(F);
+    else if (Ann == "ptm_safe")
+      Safe.insert(F);
+  }
+}
+
+bool CalleeClassifier::isRegionBegin(const Function &F) {
+  return F.getName() == "__ptm_region_begin";
+}
+bool CalleeClassifier::isRegionEnd(const Function &F) {
+  return F.getName() == "__ptm_region_end";
+}
+
+bool CalleeClassifier::isRuntimeName(StringRef N) {
+  return N.starts_with("__ptm_") || N.starts_with("ptm_test_") ||
+         N.starts_with("_ZN3ptm6detail") || inList(N, ApiFunctions);
+}
+
+bool CalleeClassifier::isUninstrumented(const Function &F) const {
+  return F.isIntrinsic() || isRuntimeName(F.getName()) || isPure(F);
+}
+
+std::string CalleeClassifier::libcReplacement(StringRef Name) {
+  return ("__ptm_" + Name).str();
+}
+
+const AllocReplacement *CalleeClassifier::allocReplacement(StringRef N) const {
+  static const StringMap<AllocReplacement> Table = {
+      {"malloc", {"__ptm_tx_malloc", {0}}},
+      {"calloc", {"__ptm_tx_calloc", {0, 1}}},
+      {"realloc", {"__ptm_tx_realloc", {0, 1}}},
+      {"aligned_alloc", {"__ptm_tx_aligned_alloc", {0, 1}}},
+      {"memalign", {"__ptm_tx_aligned_alloc", {0, 1}}},
+      {"posix_memalign", {"__ptm_tx_posix_memalign", {0, 1, 2}}},
+      {"free", {"__ptm_tx_free", {0}}},
+      {"cfree", {"__ptm_tx_free", {0}}},
+      // operator new / new[]
+      {"_Znwm", {"__ptm_tx_new", {0}}},
+      {"_Znam", {"__ptm_tx_new", {0}}},
+      {"_ZnwmRKSt9nothrow_t", {"__ptm_tx_new_nothrow", {0}}},
+      {"_ZnamRKSt9nothrow_t", {"__ptm_tx_new_nothrow", {0}}},
+      {"_ZnwmSt11align_val_t", {"__ptm_tx_new_aligned", {0, 1}}},
+      {"_ZnamSt11align_val_t", {"__ptm_tx_new_aligned", {0, 1}}},
+      {"_ZnwmSt11align_val_tRKSt9nothrow_t",
+       {"__ptm_tx_new_aligned_nothrow", {0, 1}}},
+      {"_ZnamSt11align_val_tRKSt9nothrow_t",
+       {"__ptm_tx_new_aligned_nothrow", {0, 1}}},
+      // operator delete / delete[] (sized, aligned, nothrow)
+      {"_ZdlPv", {"__ptm_tx_delete", {0}}},
+      {"_ZdaPv", {"__ptm_tx_delete", {0}}},
+      {"_ZdlPvm", {"__ptm_tx_delete", {0}}},
+      {"_ZdaPvm", {"__ptm_tx_delete", {0}}},
+      {"_ZdlPvSt11align_val_t", {"__ptm_tx_delete", {0}}},
+      {"_ZdaPvSt11align_val_t", {"__ptm_tx_delete", {0}}},
+      {"_ZdlPvmSt11align_val_t", {"__ptm_tx_delete", {0}}},
+      {"_ZdaPvmSt11align_val_t", {"__ptm_tx_delete", {0}}},
+      {"_ZdlPvRKSt9nothrow_t", {"__ptm_tx_delete", {0}}},
+      {"_ZdaPvRKSt9nothrow_t", {"__ptm_tx_delete", {0}}},
+  };
+  auto It = Table.find(N);
+  return It == Table.end() ? nullptr : &It->second;
+}
+
+CalleeKind CalleeClassifier::classify(const Function &F) const {
+  StringRef N = F.getName();
+  if (F.isIntrinsic()) {
+    switch (F.getIntrinsicID()) {
+    case Intrinsic::memcpy:
+    case Intrinsic::memcpy_inline:
+    case Intrinsic::memmove:
+      return CalleeKind::MemTransfer;
+    case Intrinsic::memset:
+    case Intrinsic::memset_inline:
+      return CalleeKind::MemSet;
+    default:
+      break;
+    }
+    if (isHarmlessIntrinsic(F.getIntrinsicID()) || F.doesNotAccessMemory() ||
+        F.onlyAccessesInaccessibleMemory())
+      return CalleeKind::Ignored;
+    return CalleeKind::UnsupportedIntrinsic;
+  }
+  if (N == "ptm_atomic")
+    return CalleeKind::AtomicCall;
+  if (isPure(F))
+    return CalleeKind::Pure;
+  if (isRuntimeName(N))
+    return CalleeKind::Runtime;
+  if (!F.isDeclaration())
+    return CalleeKind::Cloned;
+  if (N == "memcpy" || N == "memmove")
+    return CalleeKind::MemTransfer;
+  if (N == "memset")
+    return CalleeKind::MemSet;
+  if (allocReplacement(N))
+    return CalleeKind::Alloc;
+  if (inList(N, LibcFunctions))
+    return CalleeKind::Libc;
+  if (inList(N, SetjmpFunctions))
+    return CalleeKind::Setjmp;
+  if (inList(N, PureFunctions) || F.doesNotAccessMemory())
+    return CalleeKind::Pure;
+  if (inList(N, CxxRuntimeFunctions))
+    return CalleeKind::Runtime;
+  if (inList(N, IrrevocableFunctions))
+    return CalleeKind::Irrevocable;
+  return CalleeKind::External;
+}
+
+} // namespace ptm

@@ -1,0 +1,152 @@
+//===- CloneBuilder.cpp - transactional clones of functions -----------------===//
+
+#include "CloneBuilder.h"
+#include "CalleeClassifier.h"
+#include "RuntimeCallbacks.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace ptm {
+
+CloneBuilder::CloneBuilder(Module &M, const CalleeClassifier &CC)
+    : M(M), CC(CC) {}
+
+std::string CloneBuilder::cloneName(StringRef Name) {
+  return (Name + ".ptm").str();
+}
+
+bool CloneBuilder::cloneable(const Function &F) const {
+  return !F.isDeclaration() && F.hasName() && !CC.isUninstrumented(F) &&
+         !F.hasFnAttribute(Attribute::Naked) &&
+         !F.getName().ends_with(".ptm");
+}
+
+void CloneBuilder::require(Function &F) {
+  if (!cloneable(F) || Clones.count(&F))
+    return;
+  Clones.insert({&F, nullptr});
+  Work.push_back(&F);
+  // Same-unit callees, transitively: everything a clone calls directly.
+  while (!Work.empty()) {
+    Function *G = Work.pop_back_val();
+    for (Instruction &I : instructions(*G)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      Function *Callee = CB->getCalledFunction();
+      if (!Callee || !cloneable(*Callee) || Clones.count(Callee))
+        continue;
+      Clones.insert({Callee, nullptr});
+      Work.push_back(Callee);
+    }
+  }
+}
+
+void CloneBuilder::requireRoots(bool CloneExported) {
+  SmallVector<Function *, 32> Roots;
+  for (Function &F : M) {
+    if (!cloneable(F))
+      continue;
+    bool Exported = !F.hasLocalLinkage() || F.hasAddressTaken();
+    if (CC.isSafe(F) || (CloneExported && Exported))
+      Roots.push_back(&F);
+  }
+  // Functions passed to ptm_atomic.
+  if (Function *Atomic = M.getFunction("ptm_atomic"))
+    for (User *U : Atomic->users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        if (CB->getCalledFunction() == Atomic && CB->arg_size() >= 1)
+          if (auto *Fn =
+                  dyn_cast<Function>(CB->getArgOperand(0)->stripPointerCasts()))
+            Roots.push_back(Fn);
+  for (Function *F : Roots)
+    require(*F);
+}
+
+// Attributes that described the original body and are false for a clone,
+// whose accesses are calls of the runtime.
+static void dropBodyAttributes(Function &F) {
+  F.removeFnAttr(Attribute::Memory);
+  F.removeFnAttr(Attribute::NoSync);
+  F.removeFnAttr(Attribute::NoFree);
+  F.removeFnAttr(Attribute::WillReturn);
+  F.removeFnAttr(Attribute::Speculatable);
+  F.removeFnAttr(Attribute::NoRecurse);
+  for (Argument &A : F.args()) {
+    A.removeAttr(Attribute::ReadNone);
+    A.removeAttr(Attribute::ReadOnly);
+    A.removeAttr(Attribute::WriteOnly);
+  }
+}
+
+void CloneBuilder::build() {
+  for (auto &Entry : Clones) {
+    Function *F = Entry.first;
+    ValueToValueMapTy VMap;
+    Function *C = CloneFunction(F, VMap);
+    C->setName(cloneName(F->getName()));
+    // Clones of available_externally functions must exist in this unit.
+    if (F->hasAvailableExternallyLinkage())
+      C->setLinkage(GlobalValue::LinkOnceODRLinkage);
+    if (F->hasComdat() || C->hasLinkOnceLinkage() || C->hasWeakLinkage())
+      C->setComdat(M.getOrInsertComdat(C->getName()));
+    C->setVisibility(F->getVisibility());
+    C->setDSOLocal(F->isDSOLocal());
+    dropBodyAttributes(*C);
+    Entry.second = C;
+  }
+}
+
+Function *CloneBuilder::cloneOf(const Function &F) const {
+  auto It = Clones.find(const_cast<Function *>(&F));
+  return It == Clones.end() ? nullptr : It->second;
+}
+
+void CloneBuilder::emitRegistration(RuntimeCallbacks &RT) {
+  if (Clones.empty())
+    return;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::get(Ctx, 0);
+  StructType *EntryTy = StructType::get(Ctx, {Ptr, Ptr});
+  SmallVector<Constant *, 32> Entries;
+  for (auto &E : Clones)
+    Entries.push_back(ConstantStruct::get(EntryTy, {E.first, E.second}));
+  ArrayType *TableTy = ArrayType::get(EntryTy, Entries.size());
+  auto *Table = new GlobalVariable(M, TableTy, /*isConstant=*/true,
+                                   GlobalValue::PrivateLinkage,
+                                   ConstantArray::get(TableTy, Entries),
+                                   "__ptm_clone_table");
+
+  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                    GlobalValue::InternalLinkage,
+                                    "ptm.register_clones", M);
+  BasicBlock *BB = BasicBlock::Create(Ctx, "", Ctor);
+  IRBuilder<> IRB(BB);
+  Value *Register = RT.RegisterClones.getCallee();
+  if (cast<GlobalValue>(Register)->hasExternalWeakLinkage()) {
+    // No library linked: nothing to register with.
+    BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
+    IRB.CreateCondBr(IRB.CreateIsNotNull(Register), Call, Done);
+    IRB.SetInsertPoint(Call);
+    IRB.CreateCall(RT.RegisterClones,
+                   {Table, ConstantInt::get(RT.intPtrTy(), Entries.size())});
+    IRB.CreateBr(Done);
+    IRB.SetInsertPoint(Done);
+  } else {
+    IRB.CreateCall(RT.RegisterClones,
+                   {Table, ConstantInt::get(RT.intPtrTy(), Entries.size())});
+  }
+  IRB.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, /*Priority=*/0);
+}
+
+} // namespace ptm

@@ -1,0 +1,62 @@
+//===- FrontendAction.cpp - `clang -fplugin=` entry point -------------------===//
+//
+// With `-fplugin=libptm_plugin.so` clang loads this library and runs the action
+// below before the main action. It adds the library itself to the code
+// generator's pass plugins, so that the one flag enables the instrumentation
+// pass (PtmPlugin.cpp) at every optimization level, with and without -flto.
+//
+//===----------------------------------------------------------------------===//
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+using namespace clang;
+
+namespace {
+
+// Path of this shared object, found from the address of one of its symbols.
+std::string pluginPath() {
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&pluginPath), &Info) == 0 ||
+      !Info.dli_fname)
+    return std::string();
+  return Info.dli_fname;
+}
+
+class PtmFrontendAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    std::string Path = pluginPath();
+    if (Path.empty()) {
+      DiagnosticsEngine &D = CI.getDiagnostics();
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "ptm: cannot locate the plugin library to "
+                                 "register its instrumentation pass"));
+    } else {
+      std::vector<std::string> &Plugins = CI.getCodeGenOpts().PassPlugins;
+      if (std::find(Plugins.begin(), Plugins.end(), Path) == Plugins.end())
+        Plugins.push_back(Path);
+    }
+    return std::make_unique<ASTConsumer>();
+  }
+
+  bool ParseArgs(const CompilerInstance &,
+                 const std::vector<std::string> &) override {
+    return true;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+};
+
+} // namespace
+
+static FrontendPluginRegistry::Add<PtmFrontendAction>
+    X("ptm", "ptm: instrument transactions for a ptm runtime library");

@@ -1,0 +1,180 @@
+/*
+ * ptm.h - public API of ptm, automatic persistent-memory transactions.
+ *
+ * Compile with clang and the plugin (`ptm-config --cflags`), link one runtime
+ * library (`ptm-config --ldflags NAME`). Inside PTM_BEGIN()/PTM_END(), every
+ * memory access, and every access in a function called from there, becomes a
+ * transactional access of the linked library. See docs/API.md for the full
+ * semantics and docs/ABI.md for the interface between plugin and runtime.
+ */
+#ifndef PTM_H
+#define PTM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ptm_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Function attributes ------------------------------------------------ */
+
+/* May be called inside transactions: the plugin always makes (and registers)
+ * a transactional clone of the function, even if it is not reachable from a
+ * transaction in its own unit. */
+#define PTM_SAFE __attribute__((annotate("ptm_safe")))
+
+/* Called as is (uninstrumented) inside transactions. The function must not
+ * touch shared or persistent memory: use it for pure computation, logging to
+ * a private buffer, or code that is transactional by other means. */
+#define PTM_PURE __attribute__((annotate("ptm_pure")))
+
+/* ---- Transactions --------------------------------------------------------- */
+
+/* Run fn(arg) as a transaction. fn is called through its transactional clone
+ * (same-unit functions are cloned by the plugin; others are found in the
+ * clone table filled at load time). */
+void ptm_atomic(void (*fn)(void *), void *arg);
+
+/* Abort the current transaction and execute it again from its start. Calling
+ * it outside a transaction is an error (reported, then the process exits). */
+void ptm_restart(void) __attribute__((noreturn));
+
+/* Non-zero while the calling thread runs a transaction. */
+int ptm_in_transaction(void);
+
+/* ---- Pool and persistent heap ---------------------------------------------- */
+
+/* Open (or create) the pool file PATH of SIZE bytes (0: use the existing size)
+ * and run recovery. Returns 0 or -errno; a bad file is refused with a message
+ * on stderr and left unchanged. Libraries without a pool (the STM family)
+ * return -ENOTSUP. */
+int ptm_open(const char *path, size_t size);
+void ptm_close(void);
+
+/* The pool's root object, SIZE bytes, zeroed when first created. Volatile
+ * libraries return a process-lifetime zeroed block. NULL on error. */
+void *ptm_root(size_t size);
+
+/* Persistent heap (volatile heap with STM libraries). Transactional when
+ * called inside a transaction: an abort frees what the attempt allocated, and
+ * a free takes effect at commit. */
+void *ptm_malloc(size_t size);
+void *ptm_calloc(size_t nmemb, size_t size);
+void *ptm_aligned_alloc(size_t alignment, size_t size);
+void ptm_free(void *ptr);
+
+/* The NAME of the linked library, as in Makefile.libnames. */
+const char *ptm_algorithm(void);
+
+/* ---- Statistics ------------------------------------------------------------ */
+
+typedef struct ptm_stats {
+  uint64_t commits;     /* committed outermost transactions            */
+  uint64_t aborts;      /* aborted attempts (conflicts and restarts)   */
+  uint64_t reads;       /* instrumented reads (barrier calls)          */
+  uint64_t writes;      /* instrumented writes (barrier calls)         */
+  uint64_t clwb;        /* cache-line write-backs issued               */
+  uint64_t sfence;      /* store fences issued                         */
+  uint64_t log_entries; /* undo/redo log entries appended              */
+  uint64_t allocs;      /* transactional allocations                   */
+  uint64_t frees;       /* transactional frees                         */
+} ptm_stats_t;
+
+/* Totals over every thread that has run a transaction (finished threads
+ * included). */
+void ptm_stats(ptm_stats_t *total);
+
+/* Per-thread figures: fills up to MAX entries, returns the number of threads. */
+size_t ptm_stats_threads(ptm_stats_t *out, size_t max);
+
+/* Prints per-thread and total figures to OUT (stderr if NULL). PTM_STATS=1 in
+ * the environment prints them at exit. */
+void ptm_stats_print(FILE *out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+/* ---- Region macros ---------------------------------------------------------
+ * PTM_BEGIN(); ... PTM_END(); is a statement pair in one function body. The
+ * plugin finds the two markers in the IR, places the checkpoint, and
+ * instruments everything in between. Regions nest flat: an inner region joins
+ * the outer transaction. Leaving a region other than through PTM_END (return,
+ * goto, break) is diagnosed by the plugin. Without the plugin, the markers run
+ * the region irrevocably (correct under a lock-based library, uninstrumented).
+ */
+#ifdef __cplusplus
+
+#include <exception>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+namespace ptm {
+namespace detail {
+/* Rolls the transaction back when a C++ exception leaves its outermost region;
+ * the exception then propagates. Normal exits find the region already closed
+ * by PTM_END and do nothing. */
+struct region_guard {
+  int depth;
+  __attribute__((always_inline)) region_guard() : depth(__ptm_region_depth()) {}
+  __attribute__((always_inline)) ~region_guard() { __ptm_region_unwind(depth); }
+  region_guard(const region_guard &) = delete;
+  region_guard &operator=(const region_guard &) = delete;
+};
+} // namespace detail
+} // namespace ptm
+
+#define PTM_BEGIN()                                                            \
+  {                                                                            \
+    ::ptm::detail::region_guard ptm_region_guard_;                             \
+    __ptm_region_begin()
+#define PTM_END()                                                              \
+  __ptm_region_end();                                                          \
+  }                                                                            \
+  do {                                                                         \
+  } while (0)
+
+namespace ptm {
+/* Runs f() as a transaction and returns its result. */
+template <class F> auto atomic(F &&f) -> decltype(f()) {
+  using R = decltype(f());
+  if constexpr (std::is_void_v<R>) {
+    PTM_BEGIN();
+    f();
+    PTM_END();
+  } else if constexpr (std::is_trivially_copyable_v<R> &&
+                       std::is_default_constructible_v<R>) {
+    R result{};
+    PTM_BEGIN();
+    result = f();
+    PTM_END();
+    return result;
+  } else {
+    std::optional<R> result;
+    PTM_BEGIN();
+    result.emplace(f());
+    PTM_END();
+    return std::move(*result);
+  }
+}
+} // namespace ptm
+
+#else /* C */
+
+#define PTM_BEGIN()                                                            \
+  {                                                                            \
+    __ptm_region_begin()
+#define PTM_END()                                                              \
+  __ptm_region_end();                                                          \
+  }                                                                            \
+  do {                                                                         \
+  } while (0)
+
+#endif
+
+#endif /* PTM_H */
