@@ -1,0 +1,76 @@
+//===- cgl_policy.h - one global lock, writes in place with an undo log -*- C++ -*-//
+//
+// The simplest STM: the outermost begin takes a global lock, so transactions
+// run one at a time. A write logs the old value and stores in place; a read is
+// a plain load. Commit releases the lock (deferred frees are applied by the
+// glue afterwards); rollback (ptm_restart) writes the old values back first.
+// Running uninstrumented code is always possible: the lock already
+// serializes, so the transaction only loses the ability to restart.
+//
+// reads/writes in ptm_stats are 0 unless built with -DPTM_COUNT_ACCESSES=1.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_LIBS_CGL_POLICY_H
+#define PTM_LIBS_CGL_POLICY_H
+
+#include "libs/spin_lock.h"
+#include "runtime/policy_base.h"
+#include "runtime/stats.h"
+#include "runtime/tx_thread.h"
+
+#include <cstring>
+
+namespace ptm {
+
+struct CglPolicy : PolicyBase {
+  static constexpr bool kReadsInPlace = true;
+
+  static inline SpinLock global_lock;
+
+  static void begin(TxThread &tx) {
+    global_lock.lock();
+    tx.undo.clear();
+  }
+  static void begin_irrevocable(TxThread &tx) { begin(tx); }
+  static bool become_irrevocable(TxThread &) { return true; }
+
+  static bool commit(TxThread &tx) {
+    stat_add(tx.stats->log_entries, tx.undo.size());
+    tx.undo.clear();
+    global_lock.unlock();
+    return true;
+  }
+
+  static void rollback(TxThread &tx) {
+    stat_add(tx.stats->log_entries, tx.undo.size());
+    tx.undo.rollback(stack_position(), tx.stack_mark);
+    global_lock.unlock();
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static T read(TxThread &, const T *addr) {
+    T value;
+    memcpy(&value, addr, sizeof value);
+    return value;
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
+                                                   T value) {
+    tx.undo.append_value(addr);
+    memcpy(addr, &value, sizeof value);
+  }
+
+  static void read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
+    memcpy(priv, tm, n);
+  }
+
+  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
+    tx.undo.append_span(tm, n);
+    memmove(tm, priv, n);
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_LIBS_CGL_POLICY_H

@@ -1,0 +1,65 @@
+//===- policy_base.h - defaults every algorithm policy inherits -*- C++ -*-===//
+//
+// An algorithm is a policy class of static functions; PTM_DEFINE_RUNTIME
+// (abi_glue.h) turns it into the whole ABI. A policy provides:
+//
+//   using Pool;     the pool API (VolatilePool, or a persistent pool later);
+//                   Pool::Heap is where ptm_malloc allocates
+//   using TxHeap;   where malloc/new inside a transaction allocate
+//   static void begin(TxThread &);            start an outermost attempt
+//   static void begin_irrevocable(TxThread &); start one that cannot abort
+//   static bool commit(TxThread &);           make the attempt's writes final;
+//                                             false: validation failed, the
+//                                             glue calls rollback and retries
+//   static void rollback(TxThread &);         undo the attempt's writes and
+//                                             release what begin acquired
+//   static bool become_irrevocable(TxThread &); false: cannot (then running
+//                                             uninstrumented code is an error)
+//   template <class T> static T read(TxThread &, const T *);
+//   template <class T> static void write(TxThread &, T *, T);
+//   static void read_bytes(TxThread &, void *priv, const void *tm, size_t);
+//   static void write_bytes(TxThread &, void *tm, const void *priv, size_t);
+//
+// and may override the defaults below:
+//
+//   kReadsInPlace    reads are plain loads (memory always holds the
+//                    transaction's view): libc reads and memcpy sources can
+//                    be read directly
+//   kCountAccesses   count reads/writes in ptm_stats (one add per barrier)
+//   on_event         hook told about every ABI call (events.h)
+//   inject_abort     asked at every barrier: true aborts the attempt there
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_POLICY_BASE_H
+#define PTM_RUNTIME_POLICY_BASE_H
+
+#include "runtime/events.h"
+#include "runtime/tx_thread.h"
+#include "runtime/volatile_heap.h"
+#include "runtime/volatile_pool.h"
+
+#include <cstdint>
+
+#ifndef PTM_COUNT_ACCESSES
+#define PTM_COUNT_ACCESSES 0
+#endif
+
+namespace ptm {
+
+struct PolicyBase {
+  using Pool = VolatilePool;
+  using TxHeap = VolatileHeap;
+
+  static constexpr bool kReadsInPlace = false;
+  static constexpr bool kCountAccesses = PTM_COUNT_ACCESSES;
+
+  __attribute__((always_inline)) static void on_event(TxThread &, Event,
+                                                      uintptr_t) {}
+  __attribute__((always_inline)) static bool inject_abort(TxThread &) {
+    return false;
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_RUNTIME_POLICY_BASE_H

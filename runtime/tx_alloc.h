@@ -1,0 +1,70 @@
+//===- tx_alloc.h - allocation inside transactions --------------*- C++ -*-===//
+//
+// The STM allocation model: blocks come from a heap (the ordinary one for
+// volatile libraries); an allocation is recorded in the attempt's log, so an
+// abort frees it; a free is deferred to commit, so an abort drops it. A free
+// of a block allocated by the same attempt is deferred too (simplest correct
+// choice: the block stays valid until the transaction ends).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_TX_ALLOC_H
+#define PTM_RUNTIME_TX_ALLOC_H
+
+#include "runtime/events.h"
+#include "runtime/stats.h"
+#include "runtime/tx_thread.h"
+
+#include <cstdint>
+
+namespace ptm {
+
+// Allocates from HEAP for the running attempt (plainly outside one).
+template <class P, class Heap>
+void *tx_allocate(TxThread &tx, size_t size, size_t align) {
+  void *ptr = Heap::allocate(size, align);
+  if (ptr && tx.depth > 0) {
+    tx.allocs.push_back(AllocRecord{ptr, &Heap::release});
+    stat_add(tx.stats->allocs);
+    P::on_event(tx, Event::AllocRecorded, reinterpret_cast<uintptr_t>(ptr));
+  }
+  return ptr;
+}
+
+// Frees PTR when the transaction commits (at once outside one).
+template <class P, class Heap> void tx_release(TxThread &tx, void *ptr) {
+  if (!ptr)
+    return;
+  if (tx.depth == 0) {
+    Heap::release(ptr);
+    return;
+  }
+  tx.frees.push_back(AllocRecord{ptr, &Heap::release});
+  stat_add(tx.stats->frees);
+  P::on_event(tx, Event::FreeDeferred, reinterpret_cast<uintptr_t>(ptr));
+}
+
+// Abort: frees what the attempt allocated, forgets what it freed.
+template <class P> void rollback_allocations(TxThread &tx) {
+  for (size_t i = tx.allocs.size; i-- > 0;) {
+    AllocRecord r = tx.allocs[i];
+    P::on_event(tx, Event::AllocRolledBack, reinterpret_cast<uintptr_t>(r.ptr));
+    r.release(r.ptr);
+  }
+  tx.allocs.clear();
+  tx.frees.clear();
+}
+
+// Commit: the deferred frees take effect; the allocations stay.
+template <class P> void commit_allocations(TxThread &tx) {
+  for (size_t i = 0; i < tx.frees.size; ++i) {
+    AllocRecord r = tx.frees[i];
+    P::on_event(tx, Event::FreeApplied, reinterpret_cast<uintptr_t>(r.ptr));
+    r.release(r.ptr);
+  }
+  tx.frees.clear();
+  tx.allocs.clear();
+}
+
+} // namespace ptm
+
+#endif // PTM_RUNTIME_TX_ALLOC_H

@@ -1,0 +1,46 @@
+//===- tx_thread.cpp - the per-thread transaction descriptor --------------===//
+
+#include "runtime/tx_thread.h"
+
+#include "runtime/report.h"
+#include "runtime/stats.h"
+
+#include <pthread.h>
+
+namespace ptm {
+
+ptm_stats_t unattached_stats;
+
+__thread TxThread tls_tx;
+
+const void *stack_position() {
+  return __builtin_frame_address(0);
+}
+
+static pthread_key_t exit_key;
+
+static void on_thread_exit(void *arg) {
+  auto *tx = static_cast<TxThread *>(arg);
+  if (tx->depth > 0)
+    warning("a thread exited inside a transaction (begun at %s)",
+            tx->where ? tx->where : "?");
+  tx->undo.release();
+  tx->locals.release();
+  tx->allocs.release();
+  tx->frees.release();
+}
+
+static void create_exit_key() {
+  if (pthread_key_create(&exit_key, on_thread_exit) != 0)
+    fatal("cannot create the thread-exit key");
+}
+
+void attach_thread(TxThread &tx) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, create_exit_key);
+  tx.stats = register_thread_stats();
+  pthread_setspecific(exit_key, &tx);
+  tx.attached = true;
+}
+
+} // namespace ptm

@@ -1,0 +1,69 @@
+//===- tx_thread.h - the per-thread transaction descriptor ------*- C++ -*-===//
+//
+// One TxThread per thread, in static TLS (`__thread`, initial-exec): the
+// barriers reach it with one %fs-relative address and no TLS wrapper call,
+// which is why it is constant-initialized and trivially destructible (its
+// buffers are released by a pthread key destructor at thread exit).
+//
+// Algorithm-independent state only: a policy keeps its own per-thread state
+// (read sets, redo logs, ...) in its own thread_local next to this one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_TX_THREAD_H
+#define PTM_RUNTIME_TX_THREAD_H
+
+#include "ptm.h"
+#include "runtime/grow_buffer.h"
+#include "runtime/local_save_log.h"
+#include "runtime/undo_log.h"
+
+#include <csetjmp>
+#include <cstdint>
+
+namespace ptm {
+
+// An allocation of the current attempt, or a free deferred to commit; RELEASE
+// gives the block back to the heap it came from.
+struct AllocRecord {
+  void *ptr;
+  void (*release)(void *);
+};
+
+// Figures of threads that have not attached yet (never reported).
+extern ptm_stats_t unattached_stats;
+
+struct TxThread {
+  int depth = 0;           // dynamic nesting depth; 0 outside transactions
+  uint32_t attempt = 0;    // 1-based attempt of the current transaction
+  bool irrevocable = false; // may not abort (ran uninstrumented code)
+  bool has_checkpoint = false; // began through __ptm_tx_checkpoint/_setjmp
+  bool attached = false;   // registered in the thread registry
+  const char *where = nullptr;           // site of the outermost begin
+  const char *irrevocable_why = nullptr; // what made it irrevocable
+  const void *stack_mark = nullptr; // stack below the checkpoint frame is dead
+                                    // after an abort (see UndoLog)
+  jmp_buf checkpoint{}; // outermost context, for longjmp on abort
+  jmp_buf scratch{};    // where nested checkpoints save (never resumed)
+  UndoLog undo;         // in-place writes of the attempt
+  LocalSaveLog locals;  // __ptm_tx_save_local copies
+  GrowBuffer<AllocRecord> allocs; // allocated by the attempt (freed on abort)
+  GrowBuffer<AllocRecord> frees;  // freed by the attempt (done at commit)
+  ptm_stats_t *stats = &unattached_stats; // this thread's registry record
+};
+
+extern __thread TxThread tls_tx;
+
+// Registers the calling thread in the registry (first transaction only).
+void attach_thread(TxThread &tx) __attribute__((noinline));
+
+__attribute__((always_inline)) inline TxThread &this_thread() {
+  return tls_tx;
+}
+
+// Address just below the caller's frame: the boundary of the stack that an
+// abort leaves dead.
+__attribute__((noinline)) const void *stack_position();
+
+} // namespace ptm
+
+#endif // PTM_RUNTIME_TX_THREAD_H

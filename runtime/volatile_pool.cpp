@@ -1,0 +1,50 @@
+//===- volatile_pool.cpp - the pool API of libraries without a pool -------===//
+
+#include "runtime/volatile_pool.h"
+
+#include "ptm.h"
+#include "runtime/report.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <mutex>
+
+namespace ptm {
+
+int VolatilePool::open(const char *path, size_t) {
+  error("cannot open pool '%s': library '%s' is volatile (STM); pools come "
+          "with the p_/gp_/ip_ libraries",
+          path ? path : "(null)", ptm_algorithm());
+  return -ENOTSUP;
+}
+
+void VolatilePool::close() {}
+
+void *VolatilePool::root(size_t size) {
+  static std::mutex mutex;
+  static void *block;
+  static size_t block_size;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!block) {
+    if (size == 0) {
+      error("ptm_root(0): no root object exists yet");
+      return nullptr;
+    }
+    block = calloc(1, size);
+    if (!block) {
+      error("ptm_root(%zu): out of memory", size);
+      return nullptr;
+    }
+    block_size = size;
+    return block;
+  }
+  if (size > block_size) {
+    error("ptm_root(%zu): the root object was created with %zu bytes and "
+            "cannot grow",
+            size, block_size);
+    return nullptr;
+  }
+  return block;
+}
+
+} // namespace ptm
