@@ -201,7 +201,8 @@ void AccessInstrumenter::instrumentMemSet(CallBase *CB) {
 void AccessInstrumenter::reportUnsupported(Instruction *I, int Kind,
                                            const Twine &What,
                                            const Twine &Warning) {
-  warnAt(*I, Warning);
+  if (!Quiet)
+    warnAt(*I, Warning);
   IRBuilder<> IRB(I);
   IRB.CreateCall(RT.Unsupported,
                  {IRB.getInt32(Kind), RT.string(What.str()),
@@ -251,7 +252,7 @@ void AccessInstrumenter::redirectToExternalClone(CallBase *CB,
   if (!Weak)
     Weak = Function::Create(Callee->getFunctionType(),
                             GlobalValue::ExternalWeakLinkage, Name, M);
-  if (ClWarnExternal)
+  if (ClWarnExternal && !Quiet)
     warnAt(*CB, "call of '" + Callee->getName() +
                     "' inside a transaction: its transactional clone must "
                     "come from another unit compiled with the plugin");
@@ -382,7 +383,9 @@ void AccessInstrumenter::instrumentCall(CallBase *CB) {
 }
 
 void AccessInstrumenter::instrument(Function &F,
-                                    ArrayRef<Instruction *> Instrs) {
+                                    ArrayRef<Instruction *> Instrs,
+                                    bool QuietWarnings) {
+  Quiet = QuietWarnings;
   // Decide first, rewrite after: rewriting adds uses of pointers that would
   // change what capture tracking says.
   SmallVector<LoadInst *, 16> Loads;

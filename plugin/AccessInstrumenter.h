@@ -38,8 +38,11 @@ public:
   AccessInstrumenter(llvm::Module &M, RuntimeCallbacks &RT,
                      const CalleeClassifier &CC, const CloneBuilder &Clones);
 
-  // Rewrites Instrs, instructions of F that run inside a transaction.
-  void instrument(llvm::Function &F, llvm::ArrayRef<llvm::Instruction *> Instrs);
+  // Rewrites Instrs, instructions of F that run inside a transaction. Quiet:
+  // no compile-time warning (a clone made only in case another unit needs
+  // it).
+  void instrument(llvm::Function &F, llvm::ArrayRef<llvm::Instruction *> Instrs,
+                  bool Quiet);
 
   // True if every object Ptr may point to is a stack slot of its function
   // whose address is never captured.
@@ -63,6 +66,7 @@ private:
   RuntimeCallbacks &RT;
   const CalleeClassifier &CC;
   const CloneBuilder &Clones;
+  bool Quiet = false;
   llvm::DenseMap<const llvm::Value *, bool> PrivateCache;
   llvm::DenseMap<std::pair<llvm::Function *, llvm::Type *>, llvm::AllocaInst *>
       Temporaries;

@@ -29,35 +29,34 @@ bool CloneBuilder::cloneable(const Function &F) const {
          !F.getName().ends_with(".ptm");
 }
 
-void CloneBuilder::require(Function &F) {
-  if (!cloneable(F) || Clones.count(&F))
-    return;
-  Clones.insert({&F, nullptr});
-  Work.push_back(&F);
+void CloneBuilder::require(Function &F, bool IsNeeded) {
+  SmallVector<Function *, 16> Work{&F};
   // Same-unit callees, transitively: everything a clone calls directly.
   while (!Work.empty()) {
     Function *G = Work.pop_back_val();
-    for (Instruction &I : instructions(*G)) {
-      auto *CB = dyn_cast<CallBase>(&I);
-      if (!CB)
-        continue;
-      Function *Callee = CB->getCalledFunction();
-      if (!Callee || !cloneable(*Callee) || Clones.count(Callee))
-        continue;
-      Clones.insert({Callee, nullptr});
-      Work.push_back(Callee);
-    }
+    if (!cloneable(*G))
+      continue;
+    bool New = Clones.insert({G, nullptr}).second;
+    bool NewlyNeeded = IsNeeded && Needed.insert(G).second;
+    if (!New && !NewlyNeeded)
+      continue;
+    for (Instruction &I : instructions(*G))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *Callee = CB->getCalledFunction())
+          Work.push_back(Callee);
   }
 }
 
 void CloneBuilder::requireRoots(bool CloneExported) {
-  SmallVector<Function *, 32> Roots;
+  SmallVector<Function *, 32> Roots, Speculative;
   for (Function &F : M) {
-    if (!cloneable(F))
+    if (!cloneable(F) || F.getName() == "main")
       continue;
     bool Exported = !F.hasLocalLinkage() || F.hasAddressTaken();
-    if (CC.isSafe(F) || (CloneExported && Exported))
+    if (CC.isSafe(F))
       Roots.push_back(&F);
+    else if (CloneExported && Exported)
+      Speculative.push_back(&F);
   }
   // Functions passed to ptm_atomic.
   if (Function *Atomic = M.getFunction("ptm_atomic"))
@@ -68,7 +67,9 @@ void CloneBuilder::requireRoots(bool CloneExported) {
                   dyn_cast<Function>(CB->getArgOperand(0)->stripPointerCasts()))
             Roots.push_back(Fn);
   for (Function *F : Roots)
-    require(*F);
+    require(*F, /*Needed=*/true);
+  for (Function *F : Speculative)
+    require(*F, /*Needed=*/false);
 }
 
 // Attributes that described the original body and are false for a clone,

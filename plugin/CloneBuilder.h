@@ -15,6 +15,7 @@
 #define PTM_PLUGIN_CLONEBUILDER_H
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace llvm {
@@ -32,7 +33,11 @@ public:
   CloneBuilder(llvm::Module &M, const CalleeClassifier &CC);
 
   // Requests a clone of F and, transitively, of its same-unit callees.
-  void require(llvm::Function &F);
+  // Needed: F runs inside a transaction of this unit (or is PTM_SAFE); the
+  // other clones are made speculatively for other units and function
+  // pointers, and their unsupported constructs are not warned about at
+  // compile time (the runtime still reports them if they run).
+  void require(llvm::Function &F, bool Needed);
   // Requests clones of PTM_SAFE functions and, if CloneExported, of every
   // external or address-taken definition.
   void requireRoots(bool CloneExported);
@@ -42,6 +47,8 @@ public:
 
   // Name of the clone of a function named Name.
   static std::string cloneName(llvm::StringRef Name);
+
+  bool isNeeded(const llvm::Function &F) const { return Needed.count(&F); }
 
   // The clone of F (after build), or null.
   llvm::Function *cloneOf(const llvm::Function &F) const;
@@ -58,7 +65,7 @@ private:
   llvm::Module &M;
   const CalleeClassifier &CC;
   llvm::MapVector<llvm::Function *, llvm::Function *> Clones;
-  llvm::SmallVector<llvm::Function *, 16> Work;
+  llvm::SmallPtrSet<const llvm::Function *, 16> Needed;
 };
 
 } // namespace ptm

@@ -25,8 +25,12 @@ std::string describeLocation(const Instruction &I) {
 
 void warnAt(const Instruction &I, const Twine &Message) {
   const Function &F = *I.getFunction();
-  F.getContext().diagnose(DiagnosticInfoUnsupported(
-      F, "ptm: " + Message, I.getDebugLoc(), DS_Warning));
+  std::string Text = ("ptm: " + Message).str();
+  // Without debug information, name the function (clang prints no location).
+  if (!I.getDebugLoc())
+    Text += " (in " + describeLocation(I) + ")";
+  F.getContext().diagnose(
+      DiagnosticInfoUnsupported(F, Text, I.getDebugLoc(), DS_Warning));
 }
 
 void warnIn(const Function &F, const Twine &Message) {

@@ -1,7 +1,8 @@
 //===- FrontendAction.cpp - `clang -fplugin=` entry point -------------------===//
 //
-// With `-fplugin=libptm_plugin.so` clang loads this library and runs the action
-// below before the main action. It adds the library itself to the code
+// With `-fplugin=libptm_plugin.so` clang loads that library, which loads this
+// one (FrontendLoader.cpp); clang then runs the action below before the main
+// action. It adds the library itself to the code
 // generator's pass plugins, so that the one flag enables the instrumentation
 // pass (PtmPlugin.cpp) at every optimization level, with and without -flto.
 //
@@ -21,13 +22,17 @@ using namespace clang;
 
 namespace {
 
-// Path of this shared object, found from the address of one of its symbols.
+// Path of the pass plugin, libptm_plugin.so, which sits beside this library
+// (libptm_plugin_frontend.so, loaded by it: see FrontendLoader.cpp).
 std::string pluginPath() {
   Dl_info Info;
   if (dladdr(reinterpret_cast<void *>(&pluginPath), &Info) == 0 ||
       !Info.dli_fname)
     return std::string();
-  return Info.dli_fname;
+  std::string Self = Info.dli_fname;
+  size_t Slash = Self.rfind('/');
+  std::string Dir = Slash == std::string::npos ? "." : Self.substr(0, Slash);
+  return Dir + "/libptm_plugin.so";
 }
 
 class PtmFrontendAction : public PluginASTAction {

@@ -240,7 +240,7 @@ PreservedAnalyses PtmInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
     for (Instruction *I : R->InTx)
       if (auto *CB = dyn_cast<CallBase>(I))
         if (Function *Callee = CB->getCalledFunction())
-          Clones.require(*Callee);
+          Clones.require(*Callee, /*Needed=*/true);
   Clones.requireRoots(ClCloneExported);
   Clones.build();
   NumClones += Clones.clones().size();
@@ -252,11 +252,11 @@ PreservedAnalyses PtmInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
     SmallVector<Instruction *, 64> All;
     for (Instruction &I : instructions(*Clone))
       All.push_back(&I);
-    AI.instrument(*Clone, All);
+    AI.instrument(*Clone, All, /*Quiet=*/!Clones.isNeeded(*Entry.first));
   }
   for (auto &[F, R] : Regions) {
     SetVector<AllocaInst *> Saves = localsToSave(*F, *R, AI);
-    AI.instrument(*F, R->InTx);
+    AI.instrument(*F, R->InTx, /*Quiet=*/false);
     lowerRegions(*F, *R, Saves, RT);
   }
   Clones.emitRegistration(RT);

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Configures (once) and builds ptm in BUILD_DIR (default: build/).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${BUILD_DIR:-$root/build}"
+jobs="${JOBS:-$(nproc)}"
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-}
+fi
+cmake --build "$build" -j "$jobs"

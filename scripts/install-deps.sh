@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs everything ptm needs to build and test, from Debian's packages and
+# PyPI. Idempotent: packages already present are skipped. Run as root (or with
+# sudo available).
+set -euo pipefail
+
+packages=(
+  clang-19 llvm-19-dev libclang-19-dev lld-19 llvm-19-tools
+  libpmem-dev libpmemobj-dev
+  cmake ninja-build python3 python3-pip
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO="sudo"
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: Debian packages present"
+fi
+
+# lit: LLVM's bundled copy when present, else from PyPI.
+if [ ! -f /usr/lib/llvm-19/build/utils/lit/lit.py ] && ! command -v lit >/dev/null 2>&1; then
+  echo "install-deps: installing lit from PyPI"
+  python3 -m pip install --quiet lit
+fi
+
+for tool in clang-19 clang++-19 opt-19 FileCheck-19 ld.lld-19 cmake ninja; do
+  if ! command -v "$tool" >/dev/null 2>&1 && [ ! -x "/usr/lib/llvm-19/bin/${tool%-19}" ]; then
+    echo "install-deps: $tool is missing after installation" >&2
+    exit 1
+  fi
+done
+echo "install-deps: done"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The test command of the README: builds what is needed, then runs every test
+# (lit plugin tests, runtime unit tests, end-to-end programs) with ctest.
+# Extra arguments go to ctest, e.g. `scripts/test.sh -L lit`.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${BUILD_DIR:-$root/build}"
+"$root/scripts/build.sh"
+ctest --test-dir "$build" --output-on-failure -j "${JOBS:-$(nproc)}" "$@"
