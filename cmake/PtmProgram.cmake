@@ -8,7 +8,7 @@ function(ptm_add_program target)
   add_executable(${target} ${P_SOURCES})
   add_dependencies(${target} ptm_plugin)
   set_source_files_properties(${P_SOURCES} TARGET_DIRECTORY ${target}
-    PROPERTIES OBJECT_DEPENDS $<TARGET_FILE:ptm_plugin>)
+    PROPERTIES OBJECT_DEPENDS ${CMAKE_BINARY_DIR}/lib/libptm_plugin.so)
   target_compile_options(${target} PRIVATE
     -fplugin=$<TARGET_FILE:ptm_plugin> ${PTM_WARNING_FLAGS} ${P_FLAGS})
   target_include_directories(${target} PRIVATE ${PTM_INCLUDE_DIR})

@@ -4,6 +4,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 jobs="${JOBS:-$(nproc)}"
+# Dependencies first (quick when present; PTM_SKIP_DEPS=1 skips the check).
+if [ "${PTM_SKIP_DEPS:-0}" != 1 ]; then
+  "$root/scripts/install-deps.sh" >/dev/null
+fi
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-}
 fi
