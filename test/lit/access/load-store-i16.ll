@@ -1,0 +1,34 @@
+; A load and a store of i16 (2 bytes) inside a region go through the
+; 2-byte barriers __ptm_read_2/__ptm_write_2, the value carried as i16;
+; no plain access to the globals and no copy through __ptm_read_n remains.
+; RUN: %opt -S %s | FileCheck %s
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+declare void @__ptm_region_begin()
+declare void @__ptm_region_end()
+
+@src = global i16 0
+@dst = global i16 0
+
+define void @f() {
+entry:
+  call void @__ptm_region_begin()
+  %v = load i16, ptr @src
+  store i16 %v, ptr @dst
+  call void @__ptm_region_end()
+  ret void
+}
+
+; CHECK-LABEL: define void @f()
+; CHECK-NOT:  alloca
+; CHECK:      call void @__ptm_tx_begin(
+; CHECK-NEXT: [[V:%.*]] = call i16 @__ptm_read_2(ptr @src)
+; CHECK-NEXT: call void @__ptm_write_2(ptr @dst, i16 [[V]])
+; CHECK-NEXT: call i32 @__ptm_tx_commit()
+; CHECK-NOT:  __ptm_read_n
+; CHECK-NOT:  __ptm_write_n
+; CHECK:      ret void
+; CHECK-NOT:  {{load|store}} {{.*}}ptr @{{src|dst}}
+; CHECK-LABEL: define void @f.ptm()

@@ -1,0 +1,36 @@
+; A load and a store of <4 x i8> (4 bytes) inside a region go through the
+; 4-byte barriers __ptm_read_4/__ptm_write_4, the value carried as i32;
+; no plain access to the globals and no copy through __ptm_read_n remains.
+; RUN: %opt -S %s | FileCheck %s
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+declare void @__ptm_region_begin()
+declare void @__ptm_region_end()
+
+@src = global <4 x i8> zeroinitializer
+@dst = global <4 x i8> zeroinitializer
+
+define void @f() {
+entry:
+  call void @__ptm_region_begin()
+  %v = load <4 x i8>, ptr @src
+  store <4 x i8> %v, ptr @dst
+  call void @__ptm_region_end()
+  ret void
+}
+
+; CHECK-LABEL: define void @f()
+; CHECK-NOT:  alloca
+; CHECK:      call void @__ptm_tx_begin(
+; CHECK-NEXT: [[RAW:%.*]] = call i32 @__ptm_read_4(ptr @src)
+; CHECK-NEXT: [[V:%.*]] = bitcast i32 [[RAW]] to <4 x i8>
+; CHECK-NEXT: [[W:%.*]] = bitcast <4 x i8> [[V]] to i32
+; CHECK-NEXT: call void @__ptm_write_4(ptr @dst, i32 [[W]])
+; CHECK-NEXT: call i32 @__ptm_tx_commit()
+; CHECK-NOT:  __ptm_read_n
+; CHECK-NOT:  __ptm_write_n
+; CHECK:      ret void
+; CHECK-NOT:  {{load|store}} {{.*}}ptr @{{src|dst}}
+; CHECK-LABEL: define void @f.ptm()
