@@ -18,6 +18,11 @@ tools = config.llvm_tools_dir
 config.substitutions.append(
     ("%opt", f"{tools}/opt -load-pass-plugin={plugin} -passes=ptm-instrument")
 )
+# opt with the plugin loaded and no pipeline, for tests that choose their own
+# -passes (e.g. the pass twice).
+config.substitutions.append(("%ptm_opt", f"{tools}/opt -load-pass-plugin={plugin}"))
+# clang without the plugin, for the -fpass-plugin= path.
+config.substitutions.append(("%cc_noplugin", f"{tools}/clang -I{include}"))
 config.substitutions.append(("%clangxx", f"{tools}/clang++ -fplugin={plugin} -I{include}"))
 config.substitutions.append(("%clang", f"{tools}/clang -fplugin={plugin} -I{include}"))
 config.substitutions.append(("%ptm_plugin", plugin))
