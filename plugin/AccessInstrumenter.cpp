@@ -5,6 +5,7 @@
 #include "CloneBuilder.h"
 #include "Diagnostics.h"
 #include "RuntimeCallbacks.h"
+#include "TxIRBuilder.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/CaptureTracking.h"
@@ -93,7 +94,7 @@ bool AccessInstrumenter::isConstantMemory(const Value *Ptr) {
 AllocaInst *AccessInstrumenter::temporary(Function &F, Type *Ty) {
   AllocaInst *&T = Temporaries[{&F, Ty}];
   if (!T) {
-    IRBuilder<> IRB(&*F.getEntryBlock().getFirstInsertionPt());
+    TxIRBuilder IRB(&*F.getEntryBlock().getFirstInsertionPt());
     T = IRB.CreateAlloca(Ty, nullptr, "ptm.tmp");
   }
   return T;
@@ -122,7 +123,7 @@ void AccessInstrumenter::instrumentLoad(LoadInst *LI) {
   Value *Ptr = LI->getPointerOperand();
   Type *Ty = LI->getType();
   uint64_t Size = DL.getTypeStoreSize(Ty);
-  IRBuilder<> IRB(LI);
+  TxIRBuilder IRB(LI);
   Value *V;
   if (fitsIntegerBarrier(Ty, Size, DL)) {
     Value *Raw = IRB.CreateCall(RT.ReadFn[RuntimeCallbacks::sizeIndex(Size)],
@@ -145,7 +146,7 @@ void AccessInstrumenter::instrumentStore(StoreInst *SI) {
   Value *Val = SI->getValueOperand();
   Type *Ty = Val->getType();
   uint64_t Size = DL.getTypeStoreSize(Ty);
-  IRBuilder<> IRB(SI);
+  TxIRBuilder IRB(SI);
   int Idx = RuntimeCallbacks::sizeIndex(Size);
   if (fitsIntegerBarrier(Ty, Size, DL)) {
     Type *IntTy = IRB.getIntNTy(Size * 8);
@@ -169,7 +170,7 @@ void AccessInstrumenter::instrumentMemTransfer(CallBase *CB, bool IsMove) {
     NumPrivate++;
     return;
   }
-  IRBuilder<> IRB(CB);
+  TxIRBuilder IRB(CB);
   Value *Len = IRB.CreateZExtOrTrunc(CB->getArgOperand(2), RT.intPtrTy());
   FunctionCallee Fn = DstPrivate   ? RT.ReadN
                       : SrcPrivate ? RT.WriteN
@@ -188,7 +189,7 @@ void AccessInstrumenter::instrumentMemSet(CallBase *CB) {
     NumPrivate++;
     return;
   }
-  IRBuilder<> IRB(CB);
+  TxIRBuilder IRB(CB);
   Value *C = IRB.CreateZExtOrTrunc(CB->getArgOperand(1), IRB.getInt32Ty());
   Value *Len = IRB.CreateZExtOrTrunc(CB->getArgOperand(2), RT.intPtrTy());
   IRB.CreateCall(RT.Memset, {Dst, C, Len});
@@ -203,7 +204,7 @@ void AccessInstrumenter::reportUnsupported(Instruction *I, int Kind,
                                            const Twine &Warning) {
   if (!Quiet)
     warnAt(*I, Warning);
-  IRBuilder<> IRB(I);
+  TxIRBuilder IRB(I);
   IRB.CreateCall(RT.Unsupported,
                  {IRB.getInt32(Kind), RT.string(What.str()),
                   RT.string(describeLocation(*I))});
@@ -219,12 +220,12 @@ static CallBase *replaceCall(CallBase *CB, FunctionCallee Callee,
                              Args, "", CB->getIterator());
   else
     New = CallInst::Create(Callee, Args, "", CB->getIterator());
-  New->setDebugLoc(CB->getDebugLoc());
+  New->setDebugLoc(locationFor(*CB));
   New->takeName(CB);
   if (!CB->getType()->isVoidTy()) {
     Value *V = New;
     if (New->getType() != CB->getType()) {
-      IRBuilder<> IRB(CB);
+      TxIRBuilder IRB(CB);
       V = IRB.CreateBitOrPointerCast(New, CB->getType());
     }
     CB->replaceAllUsesWith(V);
@@ -235,6 +236,8 @@ static CallBase *replaceCall(CallBase *CB, FunctionCallee Callee,
 
 // Call-site attributes that described the original callee's body.
 static void dropCallSiteBodyAttributes(CallBase *CB) {
+  // The new callee may be inlinable (a clone, a runtime function under LTO).
+  CB->setDebugLoc(locationFor(*CB));
   CB->removeFnAttr(Attribute::Memory);
   CB->removeFnAttr(Attribute::NoSync);
   CB->removeFnAttr(Attribute::NoFree);
@@ -257,16 +260,16 @@ void AccessInstrumenter::redirectToExternalClone(CallBase *CB,
                     "' inside a transaction: its transactional clone must "
                     "come from another unit compiled with the plugin");
 
-  IRBuilder<> IRB(CB);
+  TxIRBuilder IRB(CB);
   Value *Missing = IRB.CreateIsNull(Weak);
   Instruction *ThenTerm =
       SplitBlockAndInsertIfThen(Missing, CB->getIterator(), false);
   BasicBlock *Head = ThenTerm->getParent()->getSinglePredecessor();
-  IRB.SetInsertPoint(ThenTerm);
+  IRB.moveTo(ThenTerm);
   Value *Found = IRB.CreateCall(
       RT.CloneLookup, {Callee, RT.string(describeLocation(*CB))});
   BasicBlock *Tail = CB->getParent();
-  IRB.SetInsertPoint(&Tail->front());
+  IRB.moveTo(&Tail->front());
   PHINode *Target = IRB.CreatePHI(Weak->getType(), 2, "ptm.clone");
   Target->addIncoming(Weak, Head);
   Target->addIncoming(Found, ThenTerm->getParent());
@@ -296,7 +299,7 @@ void AccessInstrumenter::instrumentCall(CallBase *CB) {
   Function *Callee = dyn_cast<Function>(CalleeOp->stripPointerCasts());
   if (!Callee) {
     // Indirect call: translated to the clone at run time.
-    IRBuilder<> IRB(CB);
+    TxIRBuilder IRB(CB);
     Value *Target = IRB.CreateCall(
         RT.CloneLookup, {CalleeOp, RT.string(describeLocation(*CB))});
     CB->setCalledOperand(Target);
@@ -306,10 +309,11 @@ void AccessInstrumenter::instrumentCall(CallBase *CB) {
   }
   if (Callee->getFunctionType() != CB->getFunctionType()) {
     // A call through a mismatched prototype (K&R C): treat as indirect.
-    IRBuilder<> IRB(CB);
+    TxIRBuilder IRB(CB);
     Value *Target = IRB.CreateCall(
         RT.CloneLookup, {CalleeOp, RT.string(describeLocation(*CB))});
     CB->setCalledOperand(Target);
+    dropCallSiteBodyAttributes(CB);
     ++NumIndirectCalls;
     return;
   }
@@ -419,7 +423,7 @@ void AccessInstrumenter::instrument(Function &F,
   // Atomic read-modify-writes are plain reads and writes inside a
   // transaction, which is atomic as a whole.
   for (Instruction *I : Atomics) {
-    IRBuilder<> IRB(I);
+    TxIRBuilder IRB(I);
     if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
       Value *Ptr = RMW->getPointerOperand();
       LoadInst *Old = IRB.CreateLoad(RMW->getType(), Ptr);

@@ -64,6 +64,31 @@ const char *const CxxRuntimeFunctions[] = {
     "_ZSt19__throw_logic_errorPKc", "_ZSt28__throw_bad_array_new_lengthv",
     "_ZSt25__throw_bad_function_callv"};
 
+// Classes of the standard exception hierarchy (mangled as <length><name>):
+// their constructors, destructors and what() act on the exception object,
+// which is private to the throwing thread and outlives a rollback.
+const char *const ExceptionClasses[] = {
+    "9exception",         "9bad_alloc",          "8bad_cast",
+    "10bad_typeid",       "11logic_error",       "12domain_error",
+    "16invalid_argument", "12length_error",      "12out_of_range",
+    "13runtime_error",    "11range_error",       "14overflow_error",
+    "15underflow_error",  "20bad_array_new_length", "17bad_function_call",
+    "12system_error",     "13bad_exception"};
+
+bool isExceptionObjectFunction(StringRef Name) {
+  if (!Name.consume_front("_ZNSt") && !Name.consume_front("_ZNKSt"))
+    return false;
+  for (const char *C : ExceptionClasses) {
+    StringRef Rest = Name;
+    if (!Rest.consume_front(C))
+      continue;
+    return Rest.starts_with("C1") || Rest.starts_with("C2") ||
+           Rest.starts_with("D0") || Rest.starts_with("D1") ||
+           Rest.starts_with("D2") || Rest.starts_with("4what");
+  }
+  return false;
+}
+
 const char *const SetjmpFunctions[] = {
     "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "longjmp", "_longjmp",
     "siglongjmp", "__longjmp_chk"};
@@ -249,7 +274,7 @@ CalleeKind CalleeClassifier::classify(const Function &F) const {
     return CalleeKind::Setjmp;
   if (inList(N, PureFunctions) || F.doesNotAccessMemory())
     return CalleeKind::Pure;
-  if (inList(N, CxxRuntimeFunctions))
+  if (inList(N, CxxRuntimeFunctions) || isExceptionObjectFunction(N))
     return CalleeKind::Runtime;
   if (inList(N, IrrevocableFunctions))
     return CalleeKind::Irrevocable;

@@ -3,6 +3,7 @@
 #include "CloneBuilder.h"
 #include "CalleeClassifier.h"
 #include "RuntimeCallbacks.h"
+#include "TxIRBuilder.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -130,7 +131,7 @@ void CloneBuilder::emitRegistration(RuntimeCallbacks &RT) {
                                     GlobalValue::InternalLinkage,
                                     "ptm.register_clones", M);
   BasicBlock *BB = BasicBlock::Create(Ctx, "", Ctor);
-  IRBuilder<> IRB(BB);
+  TxIRBuilder IRB(BB);
   Value *Register = RT.RegisterClones.getCallee();
   if (cast<GlobalValue>(Register)->hasExternalWeakLinkage()) {
     // No library linked: nothing to register with.
@@ -138,10 +139,12 @@ void CloneBuilder::emitRegistration(RuntimeCallbacks &RT) {
     BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
     IRB.CreateCondBr(IRB.CreateIsNotNull(Register), Call, Done);
     IRB.SetInsertPoint(Call);
+    IRB.ensureLocation();
     IRB.CreateCall(RT.RegisterClones,
                    {Table, ConstantInt::get(RT.intPtrTy(), Entries.size())});
     IRB.CreateBr(Done);
     IRB.SetInsertPoint(Done);
+    IRB.ensureLocation();
   } else {
     IRB.CreateCall(RT.RegisterClones,
                    {Table, ConstantInt::get(RT.intPtrTy(), Entries.size())});

@@ -17,6 +17,7 @@
 #include "CloneBuilder.h"
 #include "Diagnostics.h"
 #include "RuntimeCallbacks.h"
+#include "TxIRBuilder.h"
 #include "TxRegions.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -28,8 +29,12 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #include <memory>
 
@@ -128,11 +133,11 @@ void lowerRegions(Function &F, TxRegions &R,
     BasicBlock *Head = B->getParent();
     BasicBlock *Body = SplitBlock(Head, B->getIterator(), static_cast<DomTreeUpdater *>(nullptr), nullptr, nullptr,
                                   "ptm.restart");
-    IRBuilder<> IRB(Head->getTerminator());
+    TxIRBuilder IRB(Head->getTerminator());
     Value *Buf = IRB.CreateCall(RT.Checkpoint, {});
     CallInst *SJ = IRB.CreateCall(RT.Setjmp, {Buf});
     SJ->addFnAttr(Attribute::ReturnsTwice);
-    IRB.SetInsertPoint(B);
+    IRB.moveTo(B);
     IRB.CreateCall(RT.TxBegin, {RT.string(describeLocation(*B))});
     for (AllocaInst *A : Saves) {
       uint64_t Size = DL.getTypeAllocSize(A->getAllocatedType()) *
@@ -151,12 +156,12 @@ void lowerRegions(Function &F, TxRegions &R,
   DenseMap<CallInst *, unsigned> IdOf;
   for (auto &E : R.BeginsOf)
     if (E.second.size() > 1 && !BeginId) {
-      IRBuilder<> IRB(&*F.getEntryBlock().getFirstInsertionPt());
+      TxIRBuilder IRB(&*F.getEntryBlock().getFirstInsertionPt());
       BeginId = IRB.CreateAlloca(IRB.getInt32Ty(), nullptr, "ptm.begin.id");
       unsigned Id = 0;
       for (auto &Entry : Restart) {
         IdOf[Entry.first] = Id;
-        IRBuilder<> At(&*Entry.second->getFirstInsertionPt());
+        TxIRBuilder At(&*Entry.second->getFirstInsertionPt());
         At.CreateStore(At.getInt32(Id++), BeginId);
       }
     }
@@ -165,10 +170,11 @@ void lowerRegions(Function &F, TxRegions &R,
     BasicBlock *Head = E->getParent();
     BasicBlock *After = SplitBlock(Head, E->getNextNode()->getIterator(), static_cast<DomTreeUpdater *>(nullptr),
                                    nullptr, nullptr, "ptm.committed");
-    IRBuilder<> IRB(E);
+    TxIRBuilder IRB(E);
     Value *Retry = IRB.CreateCall(RT.TxCommit, {}, "ptm.retry");
     Head->getTerminator()->eraseFromParent();
     IRB.SetInsertPoint(Head);
+    IRB.ensureLocation();
     const auto &Begins = R.BeginsOf[E];
     if (Begins.size() == 1) {
       IRB.CreateCondBr(IRB.CreateIsNotNull(Retry), Restart[Begins[0]], After);
@@ -178,7 +184,7 @@ void lowerRegions(Function &F, TxRegions &R,
       BasicBlock *Dispatch =
           BasicBlock::Create(F.getContext(), "ptm.retry.dispatch", &F);
       IRB.CreateCondBr(IRB.CreateIsNotNull(Retry), Dispatch, After);
-      IRBuilder<> D(Dispatch);
+      TxIRBuilder D(Dispatch);
       Value *Id = D.CreateLoad(D.getInt32Ty(), BeginId);
       SwitchInst *SW = D.CreateSwitch(Id, Restart[Begins[0]], Begins.size());
       for (CallInst *B : Begins)
@@ -205,6 +211,24 @@ void removeMarkers(Function &F) {
     CI->eraseFromParent();
 }
 
+// Markers are declared nothrow in ptm.h, but a declaration without it (or an
+// older header) gives `invoke`s in C++: make them plain calls.
+void normalizeMarkers(Module &M) {
+  for (const char *Name : {"__ptm_region_begin", "__ptm_region_end",
+                           "__ptm_region_depth", "__ptm_region_unwind"}) {
+    Function *F = M.getFunction(Name);
+    if (!F)
+      continue;
+    SmallVector<InvokeInst *, 4> Invokes;
+    for (User *U : F->users())
+      if (auto *II = dyn_cast<InvokeInst>(U))
+        if (II->getCalledFunction() == F)
+          Invokes.push_back(II);
+    for (InvokeInst *II : Invokes)
+      changeToCall(II);
+  }
+}
+
 // Whether the unit uses ptm at all (regions, the API, PTM_SAFE): if not, its
 // clones reference the runtime weakly so that it links without a library.
 bool usesPtm(Module &M, bool HasRegions) {
@@ -224,6 +248,7 @@ PreservedAnalyses PtmInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
 
   CalleeClassifier CC(M);
+  normalizeMarkers(M);
 
   SmallVector<std::pair<Function *, std::unique_ptr<TxRegions>>, 8> Regions;
   for (Function &F : M) {
@@ -262,6 +287,15 @@ PreservedAnalyses PtmInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
   Clones.emitRegistration(RT);
 
   M.addModuleFlag(Module::Override, InstrumentedFlag, 1);
+  // Clang's release builds do not verify the IR after the optimizer: check
+  // here, so that a bug of the pass is a clear internal error and never a
+  // miscompiled program.
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (verifyModule(M, &OS))
+    report_fatal_error(Twine("ptm: internal error: the instrumented module "
+                             "is not valid IR: ") +
+                       OS.str());
   return PreservedAnalyses::none();
 }
 

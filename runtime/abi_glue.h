@@ -110,10 +110,14 @@ template <class P> struct Runtime {
 
   // Undoes everything the attempt did; the thread is then outside any
   // transaction (depth 0).
-  static void rollback_attempt(TxThread &tx) {
+  // Saved locals are restored for a re-execution only: when an exception
+  // leaves the transaction, the function's locals (its exception slots among
+  // them) keep their values.
+  static void rollback_attempt(TxThread &tx, bool restore_locals = true) {
     P::rollback(tx);
     rollback_allocations<P>(tx);
-    size_t restored = tx.locals.restore();
+    size_t restored = restore_locals ? tx.locals.restore() : 0;
+    tx.locals.clear();
     if (restored)
       P::on_event(tx, Event::LocalsRestored, restored);
     stat_add(tx.stats->aborts);
@@ -262,15 +266,12 @@ template <class P> struct Runtime {
       tx.depth = d;
       return;
     }
-    if (tx.irrevocable) {
-      // Uninstrumented effects cannot be undone: keep them all.
-      P::on_event(tx, Event::UnwindCommit, 0);
-      tx.depth = 0;
-      finish(tx);
-      return;
-    }
+    // Roll back what the transaction did through barriers, also when it
+    // became irrevocable (the exception must not publish half a transaction);
+    // only the effects of the uninstrumented code it ran cannot be undone.
+    tx.irrevocable = false;
     P::on_event(tx, Event::UnwindRollback, 0);
-    rollback_attempt(tx);
+    rollback_attempt(tx, /*restore_locals=*/false);
     tx.attempt = 0;
   }
 
@@ -512,10 +513,10 @@ template <class P> void Runtime<P>::atomic(void (*fn)(void *), void *arg) {
   void ptm_atomic(void (*fn)(void *), void *arg) {                             \
     PtmRuntime::atomic(fn, arg);                                               \
   }                                                                            \
-  void __ptm_region_begin(void) { PtmRuntime::region_begin(); }                \
-  void __ptm_region_end(void) { PtmRuntime::region_end(); }                    \
-  int __ptm_region_depth(void) { return ::ptm::this_thread().depth; }          \
-  void __ptm_region_unwind(int d) { PtmRuntime::region_unwind(d); }            \
+  void __ptm_region_begin(void) noexcept { PtmRuntime::region_begin(); }                \
+  void __ptm_region_end(void) noexcept { PtmRuntime::region_end(); }                  \
+  int __ptm_region_depth(void) noexcept { return ::ptm::this_thread().depth; }          \
+  void __ptm_region_unwind(int d) noexcept { PtmRuntime::region_unwind(d); }          \
   void *__ptm_tx_checkpoint(void) { return PtmRuntime::checkpoint(); }         \
   __attribute__((noinline)) void __ptm_tx_begin(const char *where) {           \
     PtmRuntime::begin(where, __builtin_dwarf_cfa());                           \

@@ -18,17 +18,24 @@ extern "C" {
 
 #define PTM_ABI_VERSION 1
 
+/* Runtime entry points never throw: an abort leaves through longjmp. */
+#if defined(__cplusplus)
+#define PTM_NOTHROW noexcept
+#else
+#define PTM_NOTHROW __attribute__((nothrow))
+#endif
+
 /* ---- Region markers (what PTM_BEGIN/PTM_END expand to) ----------------------
  * The plugin replaces them: an outermost begin becomes checkpoint + begin, an
  * end becomes commit, nested markers disappear. Compiled without the plugin,
  * they start/commit an irrevocable (uninstrumented) transaction. */
-void __ptm_region_begin(void);
-void __ptm_region_end(void);
+void __ptm_region_begin(void) PTM_NOTHROW;
+void __ptm_region_end(void) PTM_NOTHROW;
 /* Dynamic nesting depth of the calling thread (0 outside transactions). */
-int __ptm_region_depth(void);
+int __ptm_region_depth(void) PTM_NOTHROW;
 /* Called when a region's scope is left by a C++ exception with the depth the
  * region started at: rolls the transaction back if the depth is 0. */
-void __ptm_region_unwind(int depth_at_begin);
+void __ptm_region_unwind(int depth_at_begin) PTM_NOTHROW;
 
 /* ---- Transaction boundaries (emitted by the plugin) -------------------------
  *   buf = __ptm_tx_checkpoint();   buffer to save the context in
