@@ -12,10 +12,10 @@ define void @lib_fn() {
 
 ; CHECK:      @__ptm_clone_table = private constant [1 x { ptr, ptr }] [{ ptr, ptr } { ptr @lib_fn, ptr @lib_fn.ptm }]
 ; CHECK:      @llvm.global_ctors = appending global {{.*}} @ptm.register_clones
-; CHECK-LABEL: define void @lib_fn.ptm()
-; CHECK-NEXT: call void @__ptm_write_4(ptr @g, i32 1)
 ; CHECK:      declare extern_weak void @__ptm_write_4(ptr, i32)
 ; CHECK:      declare extern_weak void @__ptm_register_clones(ptr, i64)
+; CHECK-LABEL: define void @lib_fn.ptm()
+; CHECK-NEXT: call void @__ptm_write_4(ptr @g, i32 1)
 ; CHECK-LABEL: define internal void @ptm.register_clones()
 ; CHECK-NEXT: [[LINKED:%.*]] = icmp ne ptr @__ptm_register_clones, null
 ; CHECK-NEXT: br i1 [[LINKED]], label %register, label %done
