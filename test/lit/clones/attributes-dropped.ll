@@ -28,7 +28,7 @@ entry:
 
 attributes #0 = { memory(read) nosync nofree willreturn nounwind }
 
-; CHECK-LABEL: define internal i32 @get(ptr readonly %p) #[[ORIG:[0-9]+]]
+; CHECK:      define internal i32 @get(ptr readonly %p) #[[ORIG:[0-9]+]]
 ; CHECK-LABEL: define void @f()
 ; CHECK:      %v = call i32 @get.ptm(ptr @g) #[[SITE:[0-9]+]]
 ; CHECK:      define internal i32 @get.ptm(ptr %p) #[[SITE]]
