@@ -1,0 +1,262 @@
+//===- test_tx.cpp - transaction semantics through the ABI ----------------===//
+//
+// Built once per library (cgl, testrt): restart rolls memory back exactly,
+// locals are restored, allocations are rolled back and frees deferred,
+// nesting, region markers, region_unwind, ptm_atomic, exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "check.h"
+#include "ptm.h"
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+static unsigned char shared[512];
+
+static void fill(unsigned char *p, size_t n, unsigned char seed) {
+  for (size_t i = 0; i < n; ++i)
+    p[i] = static_cast<unsigned char>(seed + i * 7);
+}
+
+static void test_restart_restores_memory_exactly() {
+  fill(shared, sizeof shared, 3);
+  unsigned char before[sizeof shared];
+  memcpy(before, shared, sizeof shared);
+  unsigned char after[sizeof shared];
+  int attempts = 0;
+  run_tx([&] {
+    ++attempts;
+    CHECK(memcmp(shared, before, sizeof shared) == 0); // every attempt
+    __ptm_write_1(shared + 1, 0xAA);
+    __ptm_write_2(shared + 3, 0xBBBB); // unaligned
+    __ptm_write_4(shared + 8, 0xCCCCCCCC);
+    __ptm_write_8(shared + 16, 0xDDDDDDDDDDDDDDDDull);
+    unsigned char big[100];
+    memset(big, 0xEE, sizeof big);
+    __ptm_write_n(shared + 40, big, sizeof big);
+    __ptm_memset(shared + 200, 0x11, 50);
+    __ptm_memcpy(shared + 300, shared + 40, 60);
+    __ptm_memmove(shared + 41, shared + 40, 80); // overlapping
+    CHECK_EQ(__ptm_read_8(shared + 16), 0xDDDDDDDDDDDDDDDDull);
+    CHECK_EQ(__ptm_read_4(shared + 8), 0xCCCCCCCCu);
+    CHECK_EQ(__ptm_read_2(shared + 3), 0xBBBB);
+    CHECK_EQ(__ptm_read_1(shared + 1), 0xAA);
+    if (attempts < 3)
+      ptm_restart();
+    memcpy(after, shared, sizeof shared);
+  });
+  CHECK_EQ(attempts, 3);
+  CHECK(memcmp(shared, after, sizeof shared) == 0);
+  CHECK(!ptm_in_transaction());
+}
+
+// The plugin saves locals of the region's function; here the test does it.
+static void test_locals_restored() {
+  volatile int counter = 10;
+  char name[16] = "start";
+  volatile int attempts = 0; // changed between _setjmp and longjmp
+  do {
+    void *buf = __ptm_tx_checkpoint();
+    _setjmp(static_cast<__jmp_buf_tag *>(buf));
+    __ptm_tx_begin("locals");
+    __ptm_tx_save_local(const_cast<int *>(&counter), sizeof counter);
+    __ptm_tx_save_local(name, sizeof name);
+    CHECK_EQ(counter, 10);
+    CHECK(strcmp(name, "start") == 0);
+    counter = counter + 5;
+    strcpy(name, "changed");
+    attempts = attempts + 1;
+    if (attempts < 2)
+      ptm_restart();
+  } while (__ptm_tx_commit() != 0);
+  CHECK_EQ(counter, 15);
+  CHECK(strcmp(name, "changed") == 0);
+  CHECK_EQ(attempts, 2);
+}
+
+static void test_save_local_ignored_when_nested() {
+  volatile int x = 1;
+  int attempts = 0;
+  run_tx([&] {
+    run_tx([&] { // nested: depth 2, the save must be ignored
+      __ptm_tx_save_local(const_cast<int *>(&x), sizeof x);
+    });
+    if (++attempts == 1) {
+      x = 2;
+      ptm_restart();
+    }
+  });
+  CHECK_EQ(x, 2); // not restored: it was never saved
+}
+
+static void test_allocation_rollback_and_deferred_free() {
+  ptm_stats_t before, after;
+  ptm_stats(&before);
+  void *kept = nullptr;
+  int attempts = 0;
+  static void *slot;
+  slot = malloc(32);
+  void *old = slot;
+  run_tx([&] {
+    ++attempts;
+    void *p = __ptm_tx_malloc(64);
+    CHECK(p != nullptr);
+    char *s = __ptm_strdup("hello");
+    CHECK(s && strcmp(s, "hello") == 0);
+    void *q = nullptr;
+    CHECK_EQ(__ptm_tx_posix_memalign(&q, 64, 100), 0);
+    CHECK(q && reinterpret_cast<uintptr_t>(q) % 64 == 0);
+    CHECK_EQ(__ptm_tx_posix_memalign(&q, 3, 100), EINVAL);
+    void *z = __ptm_tx_calloc(10, 10);
+    CHECK(z && static_cast<char *>(z)[99] == 0);
+    __ptm_tx_free(__ptm_tx_realloc(z, 200));
+    __ptm_tx_free(q);
+    __ptm_tx_free(s);
+    __ptm_tx_free(__ptm_tx_realloc(nullptr, 8));
+    __ptm_tx_free(__ptm_read_8(&slot) ? reinterpret_cast<void *>(
+                                            __ptm_read_8(&slot))
+                                      : nullptr);
+    __ptm_write_8(&slot, 0);
+    if (attempts == 1)
+      ptm_restart(); // everything above is undone; the free did not happen
+    kept = p;
+  });
+  CHECK(slot == nullptr);
+  CHECK(kept != nullptr);
+  CHECK(old != nullptr);
+  ptm_stats(&after);
+  CHECK(after.allocs - before.allocs >= 12);
+  CHECK(after.frees - before.frees >= 10);
+  CHECK_EQ(after.aborts - before.aborts, 1u);
+  free(kept);
+}
+
+static void test_new_throws_and_nothrow_returns_null() {
+  bool threw = false;
+  run_tx([&] {
+    CHECK(__ptm_tx_new_nothrow(SIZE_MAX / 2) == nullptr);
+    CHECK(__ptm_tx_new_aligned_nothrow(SIZE_MAX / 2, 64) == nullptr);
+    void *p = __ptm_tx_new_aligned(10, 128);
+    CHECK(reinterpret_cast<uintptr_t>(p) % 128 == 0);
+    __ptm_tx_delete(p);
+    try {
+      __ptm_tx_new(SIZE_MAX / 2);
+    } catch (const std::bad_alloc &) {
+      threw = true;
+    }
+  });
+  CHECK(threw);
+}
+
+static void test_nesting_and_depth() {
+  CHECK_EQ(__ptm_region_depth(), 0);
+  run_tx([&] {
+    CHECK_EQ(__ptm_region_depth(), 1);
+    CHECK(ptm_in_transaction());
+    run_tx([&] { CHECK_EQ(__ptm_region_depth(), 2); });
+    CHECK_EQ(__ptm_region_depth(), 1);
+  });
+  CHECK_EQ(__ptm_region_depth(), 0);
+}
+
+static uint64_t unwind_cell;
+
+static void test_region_unwind() {
+  // An exception out of the outermost region rolls everything back.
+  unwind_cell = 1;
+  void *block = nullptr;
+  bool caught = false;
+  try {
+    ptm::detail::region_guard guard;
+    void *buf = __ptm_tx_checkpoint();
+    _setjmp(static_cast<__jmp_buf_tag *>(buf));
+    __ptm_tx_begin("unwind");
+    __ptm_write_8(&unwind_cell, 2);
+    block = __ptm_tx_malloc(16);
+    throw std::runtime_error("leave");
+  } catch (const std::runtime_error &) {
+    caught = true;
+  }
+  CHECK(caught);
+  CHECK_EQ(unwind_cell, 1u);
+  CHECK_EQ(__ptm_region_depth(), 0);
+  CHECK(block != nullptr);
+
+  // Out of an inner region: only the depth is restored.
+  run_tx([&] {
+    __ptm_write_8(&unwind_cell, 3);
+    try {
+      ptm::detail::region_guard inner;
+      __ptm_tx_begin("inner");
+      CHECK_EQ(__ptm_region_depth(), 2);
+      throw 1;
+    } catch (int) {
+    }
+    CHECK_EQ(__ptm_region_depth(), 1);
+  });
+  CHECK_EQ(unwind_cell, 3u);
+
+  // Normal scope exit: depth == d, nothing happens.
+  __ptm_region_unwind(0);
+  CHECK_EQ(__ptm_region_depth(), 0);
+
+  // The lock was released: a new transaction can start.
+  run_tx([&] { __ptm_write_8(&unwind_cell, 4); });
+  CHECK_EQ(unwind_cell, 4u);
+}
+
+static void test_region_markers_run_irrevocably() {
+  static int cell = 0;
+  PTM_BEGIN();
+  CHECK_EQ(__ptm_region_depth(), 1);
+  cell = 5;
+  PTM_BEGIN(); // nested
+  CHECK_EQ(__ptm_region_depth(), 2);
+  PTM_END();
+  PTM_END();
+  CHECK_EQ(__ptm_region_depth(), 0);
+  CHECK_EQ(cell, 5);
+  CHECK_EQ(ptm::atomic([] { return 42; }), 42);
+}
+
+static int atomic_calls;
+static void atomic_body(void *arg) {
+  ++atomic_calls;
+  __ptm_write_4(arg, __ptm_read_4(arg) + 1);
+  if (atomic_calls == 1)
+    ptm_restart();
+}
+
+static void test_ptm_atomic() {
+  static uint32_t value = 0;
+  atomic_calls = 0;
+  ptm_atomic(atomic_body, &value); // restarts once, then commits
+  CHECK_EQ(value, 1u);
+  CHECK_EQ(atomic_calls, 2);
+  // Nested: joins the running transaction.
+  run_tx([&] {
+    atomic_calls = 5;
+    ptm_atomic(atomic_body, &value);
+  });
+  CHECK_EQ(value, 2u);
+}
+
+int main() {
+  // atomic_body is "instrumented" (it calls the barriers itself): register it
+  // as its own clone so ptm_atomic can restart it.
+  ptm_clone_entry_t self[] = {{reinterpret_cast<const void *>(atomic_body),
+                               reinterpret_cast<const void *>(atomic_body)}};
+  __ptm_register_clones(self, 1);
+  test_restart_restores_memory_exactly();
+  test_locals_restored();
+  test_save_local_ignored_when_nested();
+  test_allocation_rollback_and_deferred_free();
+  test_new_throws_and_nothrow_returns_null();
+  test_nesting_and_depth();
+  test_region_unwind();
+  test_region_markers_run_irrevocably();
+  test_ptm_atomic();
+  return check_result("tx");
+}
