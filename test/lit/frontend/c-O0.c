@@ -1,0 +1,30 @@
+// The one flag -fplugin enables the pass at -O0 (optnone functions), the static callee called as its clone bump.ptm:
+// checkpoint, _setjmp, begin, barriers, commit, registration.
+// RUN: %clang -O0 -S -emit-llvm -o - %s | FileCheck %s
+
+#include <ptm.h>
+
+int counter;
+
+static void bump(int d) { counter += d; }
+
+void f(int d) {
+  PTM_BEGIN();
+  bump(d);
+  PTM_END();
+}
+
+// CHECK-LABEL: define dso_local void @f(
+// CHECK:      [[BUF:%.*]] = call ptr @__ptm_tx_checkpoint()
+// CHECK-NEXT: call i32 @_setjmp(ptr [[BUF]])
+// CHECK:      call void @__ptm_tx_begin(
+// CHECK-NEXT: [[D:%.*]] = load i32, ptr
+// CHECK-NEXT: call void @bump.ptm(i32 noundef [[D]])
+// CHECK-NEXT: call i32 @__ptm_tx_commit()
+// CHECK-LABEL: define internal void @bump.ptm(
+// CHECK:      [[V:%.*]] = call i32 @__ptm_read_4(ptr @counter)
+// CHECK-NEXT: [[S:%.*]] = add nsw i32 [[V]],
+// CHECK-NEXT: call void @__ptm_write_4(ptr @counter, i32 [[S]])
+// CHECK-NOT:  @__ptm_region_begin()
+// CHECK:      call void @__ptm_register_clones(ptr @__ptm_clone_table, i64
+// CHECK:      !"ptm.instrumented"
