@@ -1,12 +1,16 @@
 // An exception leaving a transaction rolls it back and propagates with its
 // value; a later transaction works. usage: except CASE, where CASE is
 //   value      the caught exception carries the value it was thrown with
+//              (a user-defined struct, an int)
+//   stdvalue   the same for std::runtime_error and std::out_of_range
 //   extern     writes to globals with external linkage are rolled back
 //   internal   writes to internal (non-escaping) globals are rolled back
 //   atomic     the same through ptm::atomic
 #include "e2e.h"
 
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 struct Error {
   int code;
@@ -88,6 +92,34 @@ int main(int argc, char **argv) {
     }
     CHECK_EQ(caught, 42);
     CHECK_EQ(ext_other, 5);
+  } else if (!strcmp(which, "stdvalue")) {
+    std::string what;
+    try {
+      PTM_BEGIN();
+      ext_value = 1;
+      if (ext_value == 1)
+        throw std::runtime_error("boom in a transaction");
+      PTM_END();
+    } catch (const std::runtime_error &e) {
+      caught = 1;
+      what = e.what();
+    }
+    CHECK_EQ(caught, 1);
+    CHECK(what == "boom in a transaction", "what() = '%s'", what.c_str());
+    CHECK_EQ(ext_value, 100);
+    caught = 0;
+    try {
+      PTM_BEGIN();
+      ext_other = 1;
+      throw std::out_of_range("index 7");
+      PTM_END();
+    } catch (const std::logic_error &e) {
+      caught = 1;
+      what = e.what();
+    }
+    CHECK_EQ(caught, 1);
+    CHECK(what == "index 7", "what() = '%s'", what.c_str());
+    CHECK_EQ(ext_other, 5);
   } else if (!strcmp(which, "extern")) {
     try {
       PTM_BEGIN();
@@ -124,7 +156,7 @@ int main(int argc, char **argv) {
     }
     CHECK_AFTER(ext_value, ext_other, caught);
   } else {
-    fprintf(stderr, "usage: except value|extern|internal|atomic\n");
+    fprintf(stderr, "usage: except value|stdvalue|extern|internal|atomic\n");
     return 2;
   }
   return e2e_finish("except");
