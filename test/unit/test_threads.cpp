@@ -67,10 +67,10 @@ int main(int argc, char **argv) {
   bool stop = false;
   int audits = 0;
   std::thread auditor([&] {
-    while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+    do { // at least once, even if the workers are already done
       CHECK_EQ(audit(), total);
       ++audits;
-    }
+    } while (!__atomic_load_n(&stop, __ATOMIC_RELAXED));
   });
   for (auto &w : workers)
     w.join();
