@@ -1,7 +1,3 @@
-; XFAIL: *
-; BUG: C++ code gets PTM_BEGIN()/PTM_END() as invokes (the region guard has a
-; cleanup and the markers are not nounwind), and TxRegions only recognizes
-; *call* markers: the region is silently left uninstrumented.
 ; Markers reached by invoke (as clang emits them in C++ with exceptions) are
 ; regions like call markers: checkpoint + begin, the access instrumented,
 ; commit, and no marker left.
