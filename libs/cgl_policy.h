@@ -43,7 +43,7 @@ struct CglPolicy : PolicyBase {
 
   static void rollback(TxThread &tx) {
     stat_add(tx.stats->log_entries, tx.undo.size());
-    tx.undo.rollback(stack_position(), tx.stack_mark);
+    tx.undo.rollback(stack_position(), tx.stack_mark, &tx.kept);
     global_lock.unlock();
   }
 

@@ -5,11 +5,10 @@
 #include "CloneBuilder.h"
 #include "Diagnostics.h"
 #include "RuntimeCallbacks.h"
+#include "StackPrivacy.h"
 #include "TxIRBuilder.h"
 
 #include "llvm/ADT/Statistic.h"
-#include "llvm/Analysis/CaptureTracking.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
@@ -38,9 +37,6 @@ STATISTIC(NumExternalCalls, "Calls of other units' clones");
 STATISTIC(NumIndirectCalls, "Indirect calls translated at run time");
 STATISTIC(NumUnsupported, "Unsupported constructs reported");
 
-static cl::opt<bool> ClSkipPrivate(
-    "ptm-skip-private-stack", cl::init(true), cl::Hidden,
-    cl::desc("Leave accesses to non-escaping stack slots uninstrumented"));
 static cl::opt<bool> ClWarnExternal(
     "ptm-warn-external-calls", cl::init(false), cl::Hidden,
     cl::desc("Warn about every call inside a transaction whose clone is "
@@ -50,52 +46,17 @@ namespace ptm {
 
 AccessInstrumenter::AccessInstrumenter(Module &M, RuntimeCallbacks &RT,
                                        const CalleeClassifier &CC,
-                                       const CloneBuilder &Clones)
-    : M(M), DL(M.getDataLayout()), RT(RT), CC(CC), Clones(Clones) {}
-
-bool AccessInstrumenter::isPrivateAlloca(const AllocaInst *AI) {
-  auto It = PrivateCache.find(AI);
-  if (It != PrivateCache.end())
-    return It->second;
-  bool Private = !PointerMayBeCaptured(AI, /*ReturnCaptures=*/true,
-                                       /*StoreCaptures=*/true);
-  PrivateCache[AI] = Private;
-  return Private;
-}
-
-bool AccessInstrumenter::isPrivate(const Value *Ptr) {
-  if (!ClSkipPrivate)
-    return false;
-  SmallVector<const Value *, 4> Objects;
-  getUnderlyingObjects(Ptr, Objects, nullptr, /*MaxLookup=*/12);
-  if (Objects.empty())
-    return false;
-  for (const Value *O : Objects) {
-    const auto *AI = dyn_cast<AllocaInst>(O);
-    if (!AI || !isPrivateAlloca(AI))
-      return false;
-  }
-  return true;
-}
-
-bool AccessInstrumenter::isConstantMemory(const Value *Ptr) {
-  SmallVector<const Value *, 4> Objects;
-  getUnderlyingObjects(Ptr, Objects, nullptr, /*MaxLookup=*/12);
-  if (Objects.empty())
-    return false;
-  for (const Value *O : Objects) {
-    const auto *GV = dyn_cast<GlobalVariable>(O);
-    if (!GV || !GV->isConstant())
-      return false;
-  }
-  return true;
-}
+                                       const CloneBuilder &Clones,
+                                       StackPrivacy &Privacy)
+    : M(M), DL(M.getDataLayout()), RT(RT), CC(CC), Clones(Clones),
+      Privacy(Privacy) {}
 
 AllocaInst *AccessInstrumenter::temporary(Function &F, Type *Ty) {
   AllocaInst *&T = Temporaries[{&F, Ty}];
   if (!T) {
     TxIRBuilder IRB(&*F.getEntryBlock().getFirstInsertionPt());
     T = IRB.CreateAlloca(Ty, nullptr, "ptm.tmp");
+    markTemporary(T);
   }
   return T;
 }
@@ -165,7 +126,10 @@ void AccessInstrumenter::instrumentStore(StoreInst *SI) {
 
 void AccessInstrumenter::instrumentMemTransfer(CallBase *CB, bool IsMove) {
   Value *Dst = CB->getArgOperand(0), *Src = CB->getArgOperand(1);
-  bool DstPrivate = isPrivate(Dst), SrcPrivate = isPrivate(Src);
+  // A constant source needs no read barrier, like a private one.
+  bool DstPrivate = Privacy.isPrivate(Dst);
+  bool SrcPrivate =
+      Privacy.isPrivate(Src) || StackPrivacy::isConstantMemory(Src);
   if (DstPrivate && SrcPrivate) {
     NumPrivate++;
     return;
@@ -185,7 +149,7 @@ void AccessInstrumenter::instrumentMemTransfer(CallBase *CB, bool IsMove) {
 
 void AccessInstrumenter::instrumentMemSet(CallBase *CB) {
   Value *Dst = CB->getArgOperand(0);
-  if (isPrivate(Dst)) {
+  if (Privacy.isPrivate(Dst)) {
     NumPrivate++;
     return;
   }
@@ -266,8 +230,12 @@ void AccessInstrumenter::redirectToExternalClone(CallBase *CB,
       SplitBlockAndInsertIfThen(Missing, CB->getIterator(), false);
   BasicBlock *Head = ThenTerm->getParent()->getSinglePredecessor();
   IRB.moveTo(ThenTerm);
+  // The site names the callee: the runtime cannot always find a name for an
+  // address (dladdr sees exported symbols only).
   Value *Found = IRB.CreateCall(
-      RT.CloneLookup, {Callee, RT.string(describeLocation(*CB))});
+      RT.CloneLookup,
+      {Callee, RT.string(describeLocation(*CB) + ", calling '" +
+                         Callee->getName().str() + "'")});
   BasicBlock *Tail = CB->getParent();
   IRB.moveTo(&Tail->front());
   PHINode *Target = IRB.CreatePHI(Weak->getType(), 2, "ptm.clone");
@@ -398,14 +366,14 @@ void AccessInstrumenter::instrument(Function &F,
   SmallVector<Instruction *, 4> Atomics;
   for (Instruction *I : Instrs) {
     if (auto *LI = dyn_cast<LoadInst>(I)) {
-      if (isPrivate(LI->getPointerOperand()))
+      if (Privacy.isPrivate(LI->getPointerOperand()))
         ++NumPrivate;
-      else if (isConstantMemory(LI->getPointerOperand()))
+      else if (StackPrivacy::isConstantMemory(LI->getPointerOperand()))
         ++NumConstReads;
       else
         Loads.push_back(LI);
     } else if (auto *SI = dyn_cast<StoreInst>(I)) {
-      if (isPrivate(SI->getPointerOperand()))
+      if (Privacy.isPrivate(SI->getPointerOperand()))
         ++NumPrivate;
       else
         Stores.push_back(SI);
@@ -413,7 +381,7 @@ void AccessInstrumenter::instrument(Function &F,
       Value *Ptr = isa<AtomicRMWInst>(I)
                        ? cast<AtomicRMWInst>(I)->getPointerOperand()
                        : cast<AtomicCmpXchgInst>(I)->getPointerOperand();
-      if (!isPrivate(Ptr))
+      if (!Privacy.isPrivate(Ptr))
         Atomics.push_back(I);
     } else if (auto *CB = dyn_cast<CallBase>(I)) {
       Calls.push_back(CB);

@@ -32,11 +32,13 @@ namespace ptm {
 class CalleeClassifier;
 class CloneBuilder;
 class RuntimeCallbacks;
+class StackPrivacy;
 
 class AccessInstrumenter {
 public:
   AccessInstrumenter(llvm::Module &M, RuntimeCallbacks &RT,
-                     const CalleeClassifier &CC, const CloneBuilder &Clones);
+                     const CalleeClassifier &CC, const CloneBuilder &Clones,
+                     StackPrivacy &Privacy);
 
   // Rewrites Instrs, instructions of F that run inside a transaction. Quiet:
   // no compile-time warning (a clone made only in case another unit needs
@@ -44,13 +46,7 @@ public:
   void instrument(llvm::Function &F, llvm::ArrayRef<llvm::Instruction *> Instrs,
                   bool Quiet);
 
-  // True if every object Ptr may point to is a stack slot of its function
-  // whose address is never captured.
-  bool isPrivate(const llvm::Value *Ptr);
-  bool isPrivateAlloca(const llvm::AllocaInst *AI);
-
 private:
-  bool isConstantMemory(const llvm::Value *Ptr);
   void instrumentLoad(llvm::LoadInst *LI);
   void instrumentStore(llvm::StoreInst *SI);
   void instrumentMemTransfer(llvm::CallBase *CB, bool IsMove);
@@ -67,7 +63,7 @@ private:
   const CalleeClassifier &CC;
   const CloneBuilder &Clones;
   bool Quiet = false;
-  llvm::DenseMap<const llvm::Value *, bool> PrivateCache;
+  StackPrivacy &Privacy;
   llvm::DenseMap<std::pair<llvm::Function *, llvm::Type *>, llvm::AllocaInst *>
       Temporaries;
 };

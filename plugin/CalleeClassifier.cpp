@@ -53,7 +53,7 @@ const char *const IrrevocableFunctions[] = {
 
 // C++ runtime functions that act on thread-private exception state.
 const char *const CxxRuntimeFunctions[] = {
-    "__cxa_allocate_exception", "__cxa_free_exception", "__cxa_throw",
+    "__cxa_free_exception", "__cxa_throw",
     "__cxa_rethrow", "__cxa_begin_catch", "__cxa_end_catch",
     "__cxa_get_exception_ptr", "__cxa_call_unexpected", "__cxa_bad_cast",
     "__cxa_bad_typeid", "__cxa_pure_virtual", "__cxa_deleted_virtual",
@@ -191,7 +191,8 @@ bool CalleeClassifier::isRuntimeName(StringRef N) {
 }
 
 bool CalleeClassifier::isUninstrumented(const Function &F) const {
-  return F.isIntrinsic() || isRuntimeName(F.getName()) || isPure(F);
+  return F.isIntrinsic() || isRuntimeName(F.getName()) || isPure(F) ||
+         inList(F.getName(), CxxRuntimeFunctions);
 }
 
 std::string CalleeClassifier::libcReplacement(StringRef Name) {
@@ -207,6 +208,8 @@ const AllocReplacement *CalleeClassifier::allocReplacement(StringRef N) const {
       {"memalign", {"__ptm_tx_aligned_alloc", {0, 1}}},
       {"posix_memalign", {"__ptm_tx_posix_memalign", {0, 1, 2}}},
       {"free", {"__ptm_tx_free", {0}}},
+      // The exception object: written in place, kept by a rollback.
+      {"__cxa_allocate_exception", {"__ptm_tx_allocate_exception", {0}}},
       {"cfree", {"__ptm_tx_free", {0}}},
       // operator new / new[]
       {"_Znwm", {"__ptm_tx_new", {0}}},
@@ -258,7 +261,7 @@ CalleeKind CalleeClassifier::classify(const Function &F) const {
     return CalleeKind::AtomicCall;
   if (isPure(F))
     return CalleeKind::Pure;
-  if (isRuntimeName(N))
+  if (isRuntimeName(N) || inList(N, CxxRuntimeFunctions))
     return CalleeKind::Runtime;
   if (!F.isDeclaration())
     return CalleeKind::Cloned;

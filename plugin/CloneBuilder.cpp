@@ -53,7 +53,8 @@ void CloneBuilder::requireRoots(bool CloneExported) {
   for (Function &F : M) {
     if (!cloneable(F) || F.getName() == "main")
       continue;
-    bool Exported = !F.hasLocalLinkage() || F.hasAddressTaken();
+    bool Exported = (!F.hasLocalLinkage() || F.hasAddressTaken()) &&
+                    !F.hasAvailableExternallyLinkage();
     if (CC.isSafe(F))
       Roots.push_back(&F);
     else if (CloneExported && Exported)
@@ -119,8 +120,19 @@ void CloneBuilder::emitRegistration(RuntimeCallbacks &RT) {
   Type *Ptr = PointerType::get(Ctx, 0);
   StructType *EntryTy = StructType::get(Ctx, {Ptr, Ptr});
   SmallVector<Constant *, 32> Entries;
-  for (auto &E : Clones)
+  for (auto &E : Clones) {
+    // An available_externally original may have no symbol anywhere (an
+    // inline member of an extern template): the unit's callers bind to the
+    // clone directly, nothing to look up at run time.
+    if (E.first->hasAvailableExternallyLinkage())
+      continue;
+    // Only what another unit or a function pointer can reach is looked up.
+    if (E.first->hasLocalLinkage() && !E.first->hasAddressTaken())
+      continue;
     Entries.push_back(ConstantStruct::get(EntryTy, {E.first, E.second}));
+  }
+  if (Entries.empty())
+    return;
   ArrayType *TableTy = ArrayType::get(EntryTy, Entries.size());
   auto *Table = new GlobalVariable(M, TableTy, /*isConstant=*/true,
                                    GlobalValue::PrivateLinkage,

@@ -1,16 +1,28 @@
-//===- PtmInstrument.h - the ptm instrumentation pass -----------*- C++ -*-===//
+//===- PtmInstrument.h - the ptm instrumentation passes ---------*- C++ -*-===//
 //
 // Makes transactions out of PTM_BEGIN()/PTM_END() regions: every memory access
 // inside a region, and inside every function reachable from one (through
 // transactional clones), becomes a call of the ptm runtime ABI (ptm_abi.h).
 //
-// The pass is organized like LLVM's ThreadSanitizer:
-//   TxRegions         which instructions of a function run inside a transaction
-//   CalleeClassifier  what a call inside a transaction becomes
-//   CloneBuilder      which functions get transactional clones, and makes them
+// Two module passes, scheduled at the two ends of the optimizer:
+//   PtmLowerPass   (PipelineStartEP, `ptm-lower`) before any optimization, so
+//                  the optimizer never reasons about transactional memory
+//                  across the region markers: clones, instrumentation,
+//                  checkpoint/begin/commit with the retry edge, registration.
+//   PtmLocalsPass  (OptimizerLastEP, `ptm-locals`) after it: the stack slots
+//                  the optimizer left in memory and a region writes are saved
+//                  at begin so that an abort restores them.
+// `ptm-instrument` runs both (for opt and the lit tests).
+//
+// Organized like LLVM's ThreadSanitizer:
+//   TxRegions          which instructions of a function run in a transaction
+//   CalleeClassifier   what a call inside a transaction becomes
+//   CloneBuilder       which functions get transactional clones, and makes them
 //   AccessInstrumenter how loads, stores, atomics, intrinsics and calls are
-//                     rewritten into runtime calls
-//   RuntimeCallbacks  the runtime functions, declared once, indexed by size
+//                      rewritten into runtime calls
+//   RegionLowering     markers into checkpoint, begin, commit and retry edge
+//   LocalSaving        locals an abort must restore
+//   RuntimeCallbacks   the runtime functions, declared once, indexed by size
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,11 +33,29 @@
 
 namespace ptm {
 
-struct PtmInstrumentPass : llvm::PassInfoMixin<PtmInstrumentPass> {
+struct PtmLowerPass : llvm::PassInfoMixin<PtmLowerPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   // Transactions must be instrumented at -O0 and in optnone functions too.
   static bool isRequired() { return true; }
 };
+
+struct PtmLocalsPass : llvm::PassInfoMixin<PtmLocalsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+struct PtmInstrumentPass : llvm::PassInfoMixin<PtmInstrumentPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M,
+                              llvm::ModuleAnalysisManager &MAM) {
+    PtmLowerPass().run(M, MAM);
+    return PtmLocalsPass().run(M, MAM);
+  }
+  static bool isRequired() { return true; }
+};
+
+// Checks M after a pass changed it: an invalid module is an internal error,
+// never a miscompiled program (clang's release builds do not verify).
+void verifyOrDie(llvm::Module &M, llvm::StringRef PassName);
 
 } // namespace ptm
 

@@ -1,10 +1,12 @@
 //===- PtmPlugin.cpp - pass plugin entry point ------------------------------===//
 //
-// Registers the ptm instrumentation pass with the new pass manager:
-//  - as the pipeline element `ptm-instrument` (opt -passes=ptm-instrument);
-//  - at the end of the optimization pipeline (OptimizerLastEP), which runs at
-//    every optimization level, in the LTO pre-link pipeline and at -O0, the
-//    way ThreadSanitizer is scheduled.
+// Registers the ptm passes with the new pass manager:
+//  - as pipeline elements `ptm-instrument` (both phases), `ptm-lower` and
+//    `ptm-locals` (opt -passes=...);
+//  - in clang's pipelines: PtmLowerPass at PipelineStartEP, before any
+//    optimization, and PtmLocalsPass at OptimizerLastEP. Both extension points
+//    run at every optimization level, -O0 included, and in the LTO pre-link
+//    pipeline, so -flto objects carry instrumented bitcode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,14 +21,23 @@ static void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "ptm-instrument")
+        if (Name == "ptm-instrument")
+          MPM.addPass(ptm::PtmInstrumentPass());
+        else if (Name == "ptm-lower")
+          MPM.addPass(ptm::PtmLowerPass());
+        else if (Name == "ptm-locals")
+          MPM.addPass(ptm::PtmLocalsPass());
+        else
           return false;
-        MPM.addPass(ptm::PtmInstrumentPass());
         return true;
+      });
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(ptm::PtmLowerPass());
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(ptm::PtmInstrumentPass());
+        MPM.addPass(ptm::PtmLocalsPass());
       });
 }
 

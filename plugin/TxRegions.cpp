@@ -1,7 +1,6 @@
 //===- TxRegions.cpp - which instructions run in a transaction --------------===//
 
 #include "TxRegions.h"
-#include "CalleeClassifier.h"
 #include "Diagnostics.h"
 
 #include "llvm/IR/CFG.h"
@@ -21,15 +20,15 @@ constexpr unsigned MaxDepth = 16;
 
 enum class Marker { None, Begin, End, Unwind, EndCatch };
 
-Marker markerOf(const Instruction &I) {
+Marker markerOf(const Instruction &I, const RegionMarkers &M) {
   const auto *CB = dyn_cast<CallBase>(&I);
   const Function *F = CB ? CB->getCalledFunction() : nullptr;
   if (!F)
     return Marker::None;
   if (isa<CallInst>(CB)) {
-    if (CalleeClassifier::isRegionBegin(*F))
+    if (F->getName() == M.Begin)
       return Marker::Begin;
-    if (CalleeClassifier::isRegionEnd(*F))
+    if (F->getName() == M.End)
       return Marker::End;
   }
   // The region guard of ptm.h (its destructor, or the runtime call it makes)
@@ -79,10 +78,11 @@ struct State {
 
 } // namespace
 
-TxRegions::TxRegions(Function &F) {
+TxRegions::TxRegions(Function &F, RegionMarkers Markers, bool Warn) {
   bool HasMarkers = false;
   for (Instruction &I : instructions(F))
-    if (markerOf(I) != Marker::None) {
+    if (markerOf(I, Markers) == Marker::Begin ||
+        markerOf(I, Markers) == Marker::End) {
       HasMarkers = true;
       break;
     }
@@ -99,7 +99,7 @@ TxRegions::TxRegions(Function &F) {
   // result (instructions in a transaction, markers).
   auto Walk = [&](BasicBlock &BB, State S, bool Record) {
     for (Instruction &I : BB) {
-      switch (markerOf(I)) {
+      switch (markerOf(I, Markers)) {
       case Marker::Begin:
         if (Record) {
           if (S.Depth == 0)
@@ -118,7 +118,7 @@ TxRegions::TxRegions(Function &F) {
         break;
       case Marker::End:
         if (S.Depth == 0) {
-          if (Record)
+          if (Record && Warn)
             warnAt(I, "PTM_END() without a matching PTM_BEGIN()");
           break;
         }
@@ -148,7 +148,7 @@ TxRegions::TxRegions(Function &F) {
       case Marker::None:
         if (S.Depth > 0 && Record)
           InTx.push_back(&I);
-        if (Record && S.Depth > 0 && isa<ReturnInst>(I))
+        if (Record && Warn && S.Depth > 0 && isa<ReturnInst>(I))
           warnAt(I, "control leaves a transaction without PTM_END() (return, "
                     "break or goto out of a PTM_BEGIN() region); the "
                     "transaction stays open");
@@ -177,7 +177,7 @@ TxRegions::TxRegions(Function &F) {
     Walk(BB, It->second, /*Record=*/true);
   }
 
-  if (Mismatch || Runaway)
+  if (Warn && (Mismatch || Runaway))
     warnIn(F, "PTM_BEGIN()/PTM_END() are not balanced on every path in "
               "function '" +
                   F.getName() +

@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace llvm {
 class CallInst;
@@ -23,10 +24,20 @@ class Instruction;
 
 namespace ptm {
 
+// The calls that open and close a region: the markers of ptm.h before the
+// pass lowers them, __ptm_tx_begin/__ptm_tx_commit after.
+struct RegionMarkers {
+  llvm::StringRef Begin, End;
+  static RegionMarkers source() {
+    return {"__ptm_region_begin", "__ptm_region_end"};
+  }
+  static RegionMarkers lowered() { return {"__ptm_tx_begin", "__ptm_tx_commit"}; }
+};
+
 class TxRegions {
 public:
-  // Analyzes F; reports unbalanced markers as compiler warnings.
-  explicit TxRegions(llvm::Function &F);
+  // Analyzes F; with Warn, reports unbalanced markers as compiler warnings.
+  TxRegions(llvm::Function &F, RegionMarkers Markers, bool Warn);
 
   bool empty() const { return OuterBegins.empty() && Nested.empty(); }
 

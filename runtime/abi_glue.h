@@ -29,7 +29,9 @@
 #include "runtime/tx_thread.h"
 
 #include <cerrno>
+#include <cxxabi.h>
 #include <csetjmp>
+#include <cxxabi.h>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -70,6 +72,7 @@ template <class P> struct Runtime {
     tx.irrevocable_why = irrevocable ? where : nullptr;
     ++tx.attempt;
     tx.locals.clear();
+    tx.kept.clear();
     P::on_event(tx, Event::Begin, 0);
     if (irrevocable)
       P::begin_irrevocable(tx);
@@ -101,6 +104,7 @@ template <class P> struct Runtime {
     }
     commit_allocations<P>(tx);
     tx.locals.clear();
+    tx.kept.clear();
     tx.attempt = 0;
     tx.irrevocable = false;
     stat_add(tx.stats->commits);
@@ -110,6 +114,19 @@ template <class P> struct Runtime {
 
   // Undoes everything the attempt did; the thread is then outside any
   // transaction (depth 0).
+  // The object of a C++ exception thrown inside a transaction: written in
+  // place and kept by a rollback, so that the exception leaving the
+  // transaction carries what was thrown.
+  static void *allocate_exception(size_t n) noexcept {
+    void *p = __cxxabiv1::__cxa_allocate_exception(n);
+    TxThread &tx = this_thread();
+    if (tx.depth > 0) {
+      auto lo = reinterpret_cast<uintptr_t>(p);
+      tx.kept.push_back(MemRange{lo, lo + n});
+    }
+    return p;
+  }
+
   // Saved locals are restored for a re-execution only: when an exception
   // leaves the transaction, the function's locals (its exception slots among
   // them) keep their values.
@@ -118,6 +135,7 @@ template <class P> struct Runtime {
     rollback_allocations<P>(tx);
     size_t restored = restore_locals ? tx.locals.restore() : 0;
     tx.locals.clear();
+    tx.kept.clear();
     if (restored)
       P::on_event(tx, Event::LocalsRestored, restored);
     stat_add(tx.stats->aborts);
@@ -629,6 +647,9 @@ template <class P> void Runtime<P>::atomic(void (*fn)(void *), void *arg) {
     return PtmRuntime::posix_memalign_tm(p, a, n);                             \
   }                                                                            \
   void __ptm_tx_free(void *p) { PtmRuntime::release<PtmTxHeap>(p); }           \
+  void *__ptm_tx_allocate_exception(size_t n) noexcept {                       \
+    return PtmRuntime::allocate_exception(n);                                  \
+  }                                                                            \
   void *__ptm_tx_new(size_t n) { return PtmRuntime::new_tm(n, 0); }            \
   void *__ptm_tx_new_nothrow(size_t n) {                                       \
     return PtmRuntime::alloc<PtmTxHeap>(n ? n : 1, 0);                         \

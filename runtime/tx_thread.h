@@ -48,6 +48,8 @@ struct TxThread {
   LocalSaveLog locals;  // __ptm_tx_save_local copies
   GrowBuffer<AllocRecord> allocs; // allocated by the attempt (freed on abort)
   GrowBuffer<AllocRecord> frees;  // freed by the attempt (done at commit)
+  GrowBuffer<MemRange> kept; // exception objects thrown by the attempt: an
+                             // undo rollback leaves them as written
   ptm_stats_t *stats = &unattached_stats; // this thread's registry record
 };
 

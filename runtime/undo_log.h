@@ -21,6 +21,11 @@
 
 namespace ptm {
 
+// [lo, hi): a byte range of memory.
+struct MemRange {
+  uintptr_t lo, hi;
+};
+
 struct UndoEntry {
   void *addr;
   size_t size;   // bytes
@@ -60,7 +65,10 @@ struct UndoLog {
   }
 
   // Restores every logged location, newest first, then clears the log.
-  void rollback(const void *stack_lo = nullptr, const void *stack_hi = nullptr) {
+  // Skipped: [stack_lo, stack_hi), dead stack frames, and the KEPT ranges
+  // (exception objects in flight, which must outlive the rollback).
+  void rollback(const void *stack_lo = nullptr, const void *stack_hi = nullptr,
+                const GrowBuffer<MemRange> *kept = nullptr) {
     auto lo = reinterpret_cast<uintptr_t>(stack_lo);
     auto hi = reinterpret_cast<uintptr_t>(stack_hi);
     for (size_t i = entries.size; i-- > 0;) {
@@ -68,12 +76,21 @@ struct UndoLog {
       auto a = reinterpret_cast<uintptr_t>(e.addr);
       if (a >= lo && a < hi)
         continue; // a dead stack frame
+      if (kept && in_ranges(*kept, a))
+        continue;
       if (e.size <= sizeof(uint64_t))
         memcpy(e.addr, &e.data, e.size);
       else
         memcpy(e.addr, &arena[e.data], e.size);
     }
     clear();
+  }
+
+  static bool in_ranges(const GrowBuffer<MemRange> &ranges, uintptr_t a) {
+    for (size_t r = 0; r < ranges.size; ++r)
+      if (a >= ranges[r].lo && a < ranges[r].hi)
+        return true;
+    return false;
   }
 
   void release() {

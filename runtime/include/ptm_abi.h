@@ -110,6 +110,9 @@ void *__ptm_tx_realloc(void *ptr, size_t size);
 void *__ptm_tx_aligned_alloc(size_t alignment, size_t size);
 int __ptm_tx_posix_memalign(void **memptr, size_t alignment, size_t size);
 void __ptm_tx_free(void *ptr);
+/* __cxa_allocate_exception inside a transaction: the exception object is
+ * written in place and survives a rollback (the exception leaves with it). */
+void *__ptm_tx_allocate_exception(size_t size) PTM_NOTHROW;
 /* C++ operator new/delete (new throws std::bad_alloc on failure). */
 void *__ptm_tx_new(size_t size);
 void *__ptm_tx_new_nothrow(size_t size);

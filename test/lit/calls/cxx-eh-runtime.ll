@@ -30,7 +30,7 @@ entry:
 ; CHECK:      call void @__ptm_tx_begin(
 ; CHECK-NEXT: %x = call ptr @__cxa_begin_catch(ptr %e)
 ; CHECK-NEXT: call void @__cxa_end_catch()
-; CHECK-NEXT: %a = call ptr @__cxa_allocate_exception(i64 4)
+; CHECK-NEXT: %a = call ptr @__ptm_tx_allocate_exception(i64 4)
 ; CHECK-NEXT: call void @__cxa_throw(ptr %a, ptr @ti, ptr null)
 ; CHECK-NEXT: unreachable
 ; CHECK-NOT:  @__cxa_throw.ptm

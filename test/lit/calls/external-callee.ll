@@ -1,7 +1,8 @@
 ; A call of a function only declared in this unit: a weak reference to its
 ; clone "ext.ptm" (bound statically when the defining unit was compiled with
 ; the plugin), a null check, and a fallback to __ptm_clone_lookup(ext, where);
-; the call goes through the phi of the two.
+; the call goes through the phi of the two. The site given to the lookup names
+; the callee.
 ; RUN: %opt -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -20,13 +21,14 @@ entry:
   ret i32 %r
 }
 
-; CHECK:      [[WHERE:@.ptm.str[.0-9]*]] = private unnamed_addr constant [13 x i8] c"function 'f'\00"
+; CHECK-DAG:  [[WHERE:@.ptm.str[.0-9]*]] = private unnamed_addr constant [13 x i8] c"function 'f'\00"
+; CHECK-DAG:  [[CALLING:@.ptm.str[.0-9]*]] = private unnamed_addr constant [28 x i8] c"function 'f', calling 'ext'\00"
 ; CHECK-LABEL: define i32 @f(i32 %x)
 ; CHECK:      call void @__ptm_tx_begin(ptr [[WHERE]])
 ; CHECK-NEXT: [[MISSING:%.*]] = icmp eq ptr @ext.ptm, null
 ; CHECK-NEXT: br i1 [[MISSING]], label %[[LOOKUP:.*]], label %[[CALL:.*]]
 ; CHECK:      [[LOOKUP]]:
-; CHECK-NEXT: [[FOUND:%.*]] = call ptr @__ptm_clone_lookup(ptr @ext, ptr [[WHERE]])
+; CHECK-NEXT: [[FOUND:%.*]] = call ptr @__ptm_clone_lookup(ptr @ext, ptr [[CALLING]])
 ; CHECK-NEXT: br label %[[CALL]]
 ; CHECK:      [[CALL]]:
 ; CHECK-NEXT: [[T:%.*]] = phi ptr [ @ext.ptm, %ptm.restart ], [ [[FOUND]], %[[LOOKUP]] ]

@@ -18,10 +18,10 @@ void f(int d) {
 // CHECK:      [[BUF:%.*]] = call ptr @__ptm_tx_checkpoint()
 // CHECK-NEXT: call i32 @_setjmp(ptr [[BUF]])
 // CHECK:      call void @__ptm_tx_begin(
-// CHECK-NEXT: [[V:%.*]] = call i32 @__ptm_read_4(ptr @counter)
+// CHECK-NEXT: [[V:%.*]] = call i32 @__ptm_read_4(ptr nonnull @counter)
 // CHECK-NEXT: [[S:%.*]] = add nsw i32 [[V]], %0
-// CHECK-NEXT: call void @__ptm_write_4(ptr @counter, i32 [[S]])
+// CHECK-NEXT: call void @__ptm_write_4(ptr nonnull @counter, i32 [[S]])
 // CHECK-NEXT: call i32 @__ptm_tx_commit()
 // CHECK-NOT:  @__ptm_region_begin()
-// CHECK:      call void @__ptm_register_clones(ptr @__ptm_clone_table, i64
+// CHECK:      call void @__ptm_register_clones(ptr nonnull @__ptm_clone_table, i64
 // CHECK:      !"ptm.instrumented"

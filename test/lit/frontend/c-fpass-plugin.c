@@ -19,9 +19,9 @@ void f(int d) {
 // CHECK:      call ptr @__ptm_tx_checkpoint()
 // CHECK-NOT:  call ptr @__ptm_tx_checkpoint()
 // CHECK:      call void @__ptm_tx_begin(
-// CHECK-NEXT: [[V:%.*]] = call i32 @__ptm_read_4(ptr @counter)
+// CHECK-NEXT: [[V:%.*]] = call i32 @__ptm_read_4(ptr nonnull @counter)
 // CHECK-NEXT: [[S:%.*]] = add nsw i32 [[V]], %0
-// CHECK-NEXT: call void @__ptm_write_4(ptr @counter, i32 [[S]])
+// CHECK-NEXT: call void @__ptm_write_4(ptr nonnull @counter, i32 [[S]])
 // CHECK-NEXT: call i32 @__ptm_tx_commit()
 // CHECK-NOT:  call i32 @__ptm_tx_commit()
 // CHECK-LABEL: define dso_local void @f.ptm(

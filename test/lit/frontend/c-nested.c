@@ -18,8 +18,8 @@ void f(void) {
 // CHECK:      call ptr @__ptm_tx_checkpoint()
 // CHECK-NOT:  call ptr @__ptm_tx_checkpoint()
 // CHECK:      call void @__ptm_tx_begin(
-// CHECK-DAG:  call void @__ptm_write_4(ptr @a, i32 1)
-// CHECK-DAG:  call void @__ptm_write_4(ptr @b, i32 2)
+// CHECK-DAG:  call void @__ptm_write_4(ptr nonnull @a, i32 1)
+// CHECK-DAG:  call void @__ptm_write_4(ptr nonnull @b, i32 2)
 // CHECK:      call i32 @__ptm_tx_commit()
 // CHECK-NOT:  call i32 @__ptm_tx_commit()
 // CHECK-NOT:  __ptm_region_

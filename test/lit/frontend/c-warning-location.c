@@ -20,5 +20,5 @@ void f(void) {
 // CHECK-DAG:  [[BEGIN:@.ptm.str[.0-9]*]] = private unnamed_addr constant {{.*}} c"{{.*}}c-warning-location.c:[[#@LINE-9]]:3\00"
 // CHECK-DAG:  [[ASM:@.ptm.str[.0-9]*]] = private unnamed_addr constant {{.*}} c"{{.*}}c-warning-location.c:[[#@LINE-8]]:3\00"
 // CHECK-LABEL: define dso_local void @f(
-// CHECK:      call void @__ptm_tx_begin(ptr [[BEGIN]])
-// CHECK:      call void @__ptm_unsupported(i32 1, ptr {{@.ptm.str[.0-9]*}}, ptr [[ASM]])
+// CHECK:      call void @__ptm_tx_begin(ptr nonnull [[BEGIN]])
+// CHECK:      call void @__ptm_unsupported(i32 1, ptr nonnull {{@.ptm.str[.0-9]*}}, ptr nonnull [[ASM]])

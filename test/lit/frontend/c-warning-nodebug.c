@@ -19,5 +19,5 @@ void f(void) {
 
 // CHECK:      [[WHERE:@.ptm.str[.0-9]*]] = private unnamed_addr constant [13 x i8] c"function 'f'\00"
 // CHECK-LABEL: define dso_local void @f(
-// CHECK:      call void @__ptm_tx_begin(ptr [[WHERE]])
-// CHECK:      call void @__ptm_unsupported(i32 1, ptr {{@.ptm.str[.0-9]*}}, ptr [[WHERE]])
+// CHECK:      call void @__ptm_tx_begin(ptr nonnull [[WHERE]])
+// CHECK:      call void @__ptm_unsupported(i32 1, ptr nonnull {{@.ptm.str[.0-9]*}}, ptr nonnull [[WHERE]])

@@ -23,9 +23,9 @@ void f(int x) {
 }
 
 // CHECK-LABEL: define dso_local void @_Z1fi(
-// CHECK:      [[D:%.*]] = tail call i32 @__ptm_region_depth()
+// CHECK:      [[D:%.*]] = call i32 @__ptm_region_depth()
 // CHECK:      call void @__ptm_tx_begin(
-// CHECK-NEXT: call void @__ptm_write_4(ptr @g, i32 1)
+// CHECK-NEXT: call void @__ptm_write_4(ptr nonnull @g, i32 1)
 // CHECK-NEXT: invoke void @_Z9may_throwi.ptm(i32 noundef %0)
 // CHECK-NEXT:   to label %[[OK:.*]] unwind label %[[LP:.*]]
 // CHECK:      [[OK]]:

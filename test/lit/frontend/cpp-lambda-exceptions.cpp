@@ -12,6 +12,6 @@ long deposit(long amount) {
 
 // CHECK-LABEL: define dso_local noundef i64 @_Z7depositl(
 // CHECK:      call void @__ptm_tx_begin(
-// CHECK:      call i64 @__ptm_read_8(ptr @balance)
-// CHECK:      call void @__ptm_write_8(ptr @balance,
+// CHECK:      call i64 @__ptm_read_8(ptr nonnull @balance)
+// CHECK:      call void @__ptm_write_8(ptr nonnull @balance,
 // CHECK:      call i32 @__ptm_tx_commit()

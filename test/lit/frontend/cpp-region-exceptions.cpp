@@ -14,7 +14,7 @@ void f(int x) {
 // CHECK-LABEL: define dso_local void @_Z1fi(
 // CHECK:      call ptr @__ptm_tx_checkpoint()
 // CHECK:      call void @__ptm_tx_begin(
-// CHECK:      call void @__ptm_write_4(ptr @g, i32 %0)
+// CHECK:      call void @__ptm_write_4(ptr nonnull @g, i32 %0)
 // CHECK:      call i32 @__ptm_tx_commit()
 // CHECK-NOT:  @__ptm_region_begin()
 // CHECK-NOT:  @__ptm_region_end()

@@ -16,11 +16,11 @@ void v(B *b) {
 }
 
 // CHECK-LABEL: define dso_local void @_Z1vP1B(
-// CHECK:      call void @__ptm_tx_begin(ptr [[WHERE:@.ptm.str[.0-9]*]])
+// CHECK:      call void @__ptm_tx_begin(ptr nonnull [[WHERE:@.ptm.str[.0-9]*]])
 // CHECK-NEXT: [[VT:%.*]] = call i64 @__ptm_read_8(ptr %0)
 // CHECK-NEXT: [[VTP:%.*]] = inttoptr i64 [[VT]] to ptr
 // CHECK-NEXT: [[FPR:%.*]] = call i64 @__ptm_read_8(ptr [[VTP]])
 // CHECK-NEXT: [[FP:%.*]] = inttoptr i64 [[FPR]] to ptr
-// CHECK-NEXT: [[T:%.*]] = call ptr @__ptm_clone_lookup(ptr [[FP]], ptr [[WHERE]])
+// CHECK-NEXT: [[T:%.*]] = call ptr @__ptm_clone_lookup(ptr [[FP]], ptr nonnull [[WHERE]])
 // CHECK-NEXT: call void [[T]](ptr noundef {{.*}}%0, i32 noundef 1)
 // CHECK-NEXT: call i32 @__ptm_tx_commit()

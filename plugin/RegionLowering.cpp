@@ -1,0 +1,123 @@
+//===- RegionLowering.cpp - region markers into transactions ----------------===//
+
+#include "RegionLowering.h"
+#include "Diagnostics.h"
+#include "RuntimeCallbacks.h"
+#include "StackPrivacy.h"
+#include "TxIRBuilder.h"
+#include "TxRegions.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/DomTreeUpdater.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "ptm-instrument"
+
+STATISTIC(NumRegions, "Outermost transaction regions");
+
+namespace ptm {
+
+void normalizeMarkers(Module &M) {
+  for (const char *Name : {"__ptm_region_begin", "__ptm_region_end",
+                           "__ptm_region_depth", "__ptm_region_unwind"}) {
+    Function *F = M.getFunction(Name);
+    if (!F)
+      continue;
+    SmallVector<InvokeInst *, 4> Invokes;
+    for (User *U : F->users())
+      if (auto *II = dyn_cast<InvokeInst>(U))
+        if (II->getCalledFunction() == F)
+          Invokes.push_back(II);
+    for (InvokeInst *II : Invokes)
+      changeToCall(II);
+  }
+}
+
+static BasicBlock *splitBefore(Instruction *I, const char *Name) {
+  return SplitBlock(I->getParent(), I->getIterator(),
+                    static_cast<DomTreeUpdater *>(nullptr), nullptr, nullptr,
+                    Name);
+}
+
+void lowerRegions(Function &F, TxRegions &R, RuntimeCallbacks &RT) {
+  DenseMap<CallInst *, BasicBlock *> Restart;
+  for (CallInst *B : R.OuterBegins) {
+    BasicBlock *Head = B->getParent();
+    BasicBlock *Body = splitBefore(B, "ptm.restart");
+    TxIRBuilder IRB(Head->getTerminator());
+    Value *Buf = IRB.CreateCall(RT.Checkpoint, {});
+    CallInst *SJ = IRB.CreateCall(RT.Setjmp, {Buf});
+    SJ->addFnAttr(Attribute::ReturnsTwice);
+    IRB.moveTo(B);
+    IRB.CreateCall(RT.TxBegin, {RT.string(describeLocation(*B))});
+    Restart[B] = Body;
+    B->eraseFromParent();
+    ++NumRegions;
+  }
+
+  // Several begins reaching one end (duplicated code): the retry edge goes
+  // back to the begin that ran, recorded in a private slot.
+  AllocaInst *BeginId = nullptr;
+  DenseMap<CallInst *, unsigned> IdOf;
+  for (auto &E : R.BeginsOf)
+    if (E.second.size() > 1 && !BeginId) {
+      TxIRBuilder IRB(&*F.getEntryBlock().getFirstInsertionPt());
+      BeginId = IRB.CreateAlloca(IRB.getInt32Ty(), nullptr, "ptm.begin.id");
+      markTemporary(BeginId);
+      unsigned Id = 0;
+      for (auto &Entry : Restart) {
+        IdOf[Entry.first] = Id;
+        TxIRBuilder At(&*Entry.second->getFirstInsertionPt());
+        At.CreateStore(At.getInt32(Id++), BeginId);
+      }
+    }
+
+  for (CallInst *E : R.OuterEnds) {
+    BasicBlock *Head = E->getParent();
+    BasicBlock *After = splitBefore(E->getNextNode(), "ptm.committed");
+    TxIRBuilder IRB(E);
+    Value *Retry = IRB.CreateCall(RT.TxCommit, {}, "ptm.retry");
+    Head->getTerminator()->eraseFromParent();
+    IRB.SetInsertPoint(Head);
+    IRB.ensureLocation();
+    const auto &Begins = R.BeginsOf[E];
+    if (Begins.size() == 1) {
+      IRB.CreateCondBr(IRB.CreateIsNotNull(Retry), Restart[Begins[0]], After);
+    } else if (Begins.empty()) {
+      IRB.CreateBr(After);
+    } else {
+      BasicBlock *Dispatch =
+          BasicBlock::Create(F.getContext(), "ptm.retry.dispatch", &F);
+      IRB.CreateCondBr(IRB.CreateIsNotNull(Retry), Dispatch, After);
+      TxIRBuilder D(Dispatch);
+      Value *Id = D.CreateLoad(D.getInt32Ty(), BeginId);
+      SwitchInst *SW = D.CreateSwitch(Id, Restart[Begins[0]], Begins.size());
+      for (CallInst *B : Begins)
+        SW->addCase(D.getInt32(IdOf[B]), Restart[B]);
+    }
+    E->eraseFromParent();
+  }
+
+  for (CallInst *N : R.Nested)
+    N->eraseFromParent();
+}
+
+void removeMarkers(Function &F) {
+  RegionMarkers M = RegionMarkers::source();
+  SmallVector<CallInst *, 4> Markers;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (Function *Callee = CI->getCalledFunction())
+        if (Callee->getName() == M.Begin || Callee->getName() == M.End)
+          Markers.push_back(CI);
+  for (CallInst *CI : Markers)
+    CI->eraseFromParent();
+}
+
+} // namespace ptm

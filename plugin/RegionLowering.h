@@ -1,0 +1,35 @@
+//===- RegionLowering.h - region markers into transactions ------*- C++ -*-===//
+
+#ifndef PTM_PLUGIN_REGIONLOWERING_H
+#define PTM_PLUGIN_REGIONLOWERING_H
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
+namespace ptm {
+
+class RuntimeCallbacks;
+class TxRegions;
+
+// Markers are declared nothrow in ptm.h; a declaration without it gives
+// `invoke`s in C++: make them plain calls.
+void normalizeMarkers(llvm::Module &M);
+
+// Turns the markers of F's outermost regions into
+//     %buf = __ptm_tx_checkpoint(); _setjmp(%buf)
+//   ptm.restart:
+//     __ptm_tx_begin(where)
+//     ... region ...
+//     %retry = __ptm_tx_commit(); br %retry != 0 ? ptm.restart : ptm.committed
+// and removes nested markers.
+void lowerRegions(llvm::Function &F, TxRegions &R, RuntimeCallbacks &RT);
+
+// Removes every marker of F (a clone: all of it runs in a transaction, so
+// its regions are nested).
+void removeMarkers(llvm::Function &F);
+
+} // namespace ptm
+
+#endif

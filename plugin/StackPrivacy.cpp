@@ -1,0 +1,70 @@
+//===- StackPrivacy.cpp - memory that needs no instrumentation --------------===//
+
+#include "StackPrivacy.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace llvm;
+
+static cl::opt<bool> ClSkipPrivate(
+    "ptm-skip-private-stack", cl::init(true), cl::Hidden,
+    cl::desc("Leave accesses to non-escaping stack slots uninstrumented"));
+
+namespace ptm {
+
+static constexpr unsigned MaxLookup = 12;
+static const char *const TemporaryKind = "ptm.temporary";
+
+void markTemporary(AllocaInst *AI) {
+  AI->setMetadata(TemporaryKind, MDNode::get(AI->getContext(), {}));
+}
+
+bool isTemporary(const AllocaInst *AI) {
+  return AI->getMetadata(TemporaryKind) != nullptr;
+}
+
+bool StackPrivacy::isPrivateAlloca(const AllocaInst *AI) {
+  auto It = Cache.find(AI);
+  if (It != Cache.end())
+    return It->second;
+  bool Private = !PointerMayBeCaptured(AI, /*ReturnCaptures=*/true,
+                                       /*StoreCaptures=*/true);
+  Cache[AI] = Private;
+  return Private;
+}
+
+bool StackPrivacy::isPrivate(const Value *Ptr) {
+  if (!ClSkipPrivate)
+    return false;
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects, nullptr, MaxLookup);
+  if (Objects.empty())
+    return false;
+  for (const Value *O : Objects) {
+    const auto *AI = dyn_cast<AllocaInst>(O);
+    if (!AI || !isPrivateAlloca(AI))
+      return false;
+  }
+  return true;
+}
+
+bool StackPrivacy::isConstantMemory(const Value *Ptr) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects, nullptr, MaxLookup);
+  if (Objects.empty())
+    return false;
+  for (const Value *O : Objects) {
+    const auto *GV = dyn_cast<GlobalVariable>(O);
+    if (!GV || !GV->isConstant())
+      return false;
+  }
+  return true;
+}
+
+} // namespace ptm
