@@ -82,7 +82,8 @@ int main(int argc, char **argv) {
     else if (i + 1 < argc && !strcmp(argv[i], "-a"))
       naccounts = parse("-a", argv[++i], 2);
     else {
-      fprintf(stderr, "usage: bank [-t THREADS] [-n TRANSFERS] [-a ACCOUNTS]\n");
+      fprintf(stderr,
+              "usage: bank [-t THREADS] [-n TRANSFERS] [-a ACCOUNTS]\n");
       return 2;
     }
   }
@@ -122,11 +123,13 @@ int main(int argc, char **argv) {
     total += bank->accounts[i].balance;
     touches += bank->accounts[i].transfers;
   }
-  double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-  printf("bank: library %s, %ld threads, %ld accounts, %ld transfers attempted, "
-         "%ld committed, %.0f tx/s\n",
-         ptm_algorithm(), threads, naccounts, threads * transfers_per_thread,
-         bank->committed, secs > 0 ? threads * transfers_per_thread / secs : 0.0);
+  double secs =
+      (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+  printf(
+      "bank: library %s, %ld threads, %ld accounts, %ld transfers attempted, "
+      "%ld committed, %.0f tx/s\n",
+      ptm_algorithm(), threads, naccounts, threads * transfers_per_thread,
+      bank->committed, secs > 0 ? threads * transfers_per_thread / secs : 0.0);
   int ok = 1;
   if (total != naccounts * initial) {
     fprintf(stderr, "bank: FAILED: total %ld, expected %ld\n", total,
@@ -140,7 +143,8 @@ int main(int argc, char **argv) {
   }
   if (ok)
     printf("bank: OK: total %ld conserved, %ld account updates = 2 x %ld "
-           "transfers\n", total, touches, bank->committed);
+           "transfers\n",
+           total, touches, bank->committed);
   ptm_stats_print(stdout);
   return ok ? 0 : 1;
 }

@@ -1,4 +1,5 @@
-//===- cgl_policy.h - one global lock, writes in place with an undo log -*- C++ -*-//
+//===- cgl_policy.h - one global lock, writes in place with an undo log -*- C++
+//-*-//
 //
 // The simplest STM: the outermost begin takes a global lock, so transactions
 // run one at a time. A write logs the old value and stores in place; a read is

@@ -1,4 +1,5 @@
-//===- spin_lock.h - test-and-test-and-set lock for 2-core machines -*- C++ -*-//
+//===- spin_lock.h - test-and-test-and-set lock for 2-core machines -*- C++
+//-*-//
 //
 // Spins reading the lock (no cache-line ping-pong), with a pause per round,
 // and yields the CPU after a bounded number of rounds: threads may outnumber

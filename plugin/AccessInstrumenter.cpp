@@ -1,4 +1,5 @@
-//===- AccessInstrumenter.cpp - rewriting of transactional code -------------===//
+//===- AccessInstrumenter.cpp - rewriting of transactional code
+//-------------===//
 
 #include "AccessInstrumenter.h"
 #include "CalleeClassifier.h"
@@ -87,8 +88,8 @@ void AccessInstrumenter::instrumentLoad(LoadInst *LI) {
   TxIRBuilder IRB(LI);
   Value *V;
   if (fitsIntegerBarrier(Ty, Size, DL)) {
-    Value *Raw = IRB.CreateCall(RT.ReadFn[RuntimeCallbacks::sizeIndex(Size)],
-                                {Ptr});
+    Value *Raw =
+        IRB.CreateCall(RT.ReadFn[RuntimeCallbacks::sizeIndex(Size)], {Ptr});
     V = Ty->isPointerTy() ? IRB.CreateIntToPtr(Raw, Ty)
                           : IRB.CreateBitCast(Raw, Ty);
   } else {
@@ -169,9 +170,8 @@ void AccessInstrumenter::reportUnsupported(Instruction *I, int Kind,
   if (!Quiet)
     warnAt(*I, Warning);
   TxIRBuilder IRB(I);
-  IRB.CreateCall(RT.Unsupported,
-                 {IRB.getInt32(Kind), RT.string(What.str()),
-                  RT.string(describeLocation(*I))});
+  IRB.CreateCall(RT.Unsupported, {IRB.getInt32(Kind), RT.string(What.str()),
+                                  RT.string(describeLocation(*I))});
   ++NumUnsupported;
 }
 
@@ -233,9 +233,8 @@ void AccessInstrumenter::redirectToExternalClone(CallBase *CB,
   // The site names the callee: the runtime cannot always find a name for an
   // address (dladdr sees exported symbols only).
   Value *Found = IRB.CreateCall(
-      RT.CloneLookup,
-      {Callee, RT.string(describeLocation(*CB) + ", calling '" +
-                         Callee->getName().str() + "'")});
+      RT.CloneLookup, {Callee, RT.string(describeLocation(*CB) + ", calling '" +
+                                         Callee->getName().str() + "'")});
   BasicBlock *Tail = CB->getParent();
   IRB.moveTo(&Tail->front());
   PHINode *Target = IRB.CreatePHI(Weak->getType(), 2, "ptm.clone");
@@ -306,16 +305,16 @@ void AccessInstrumenter::instrumentCall(CallBase *CB) {
       Args.push_back(CB->getArgOperand(I));
       ArgTys.push_back(CB->getArgOperand(I)->getType());
     }
-    FunctionCallee Fn = RT.get(
-        R->Runtime, FunctionType::get(CB->getType(), ArgTys, false));
+    FunctionCallee Fn =
+        RT.get(R->Runtime, FunctionType::get(CB->getType(), ArgTys, false));
     replaceCall(CB, Fn, Args);
     ++NumAllocCalls;
     return;
   }
   case CalleeKind::Libc:
-    CB->setCalledFunction(RT.get(CalleeClassifier::libcReplacement(
-                                     Callee->getName()),
-                                 CB->getFunctionType()));
+    CB->setCalledFunction(
+        RT.get(CalleeClassifier::libcReplacement(Callee->getName()),
+               CB->getFunctionType()));
     dropCallSiteBodyAttributes(CB);
     ++NumLibcCalls;
     return;
@@ -354,8 +353,7 @@ void AccessInstrumenter::instrumentCall(CallBase *CB) {
   }
 }
 
-void AccessInstrumenter::instrument(Function &F,
-                                    ArrayRef<Instruction *> Instrs,
+void AccessInstrumenter::instrument(Function &F, ArrayRef<Instruction *> Instrs,
                                     bool QuietWarnings) {
   Quiet = QuietWarnings;
   // Decide first, rewrite after: rewriting adds uses of pointers that would
@@ -395,8 +393,8 @@ void AccessInstrumenter::instrument(Function &F,
     if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
       Value *Ptr = RMW->getPointerOperand();
       LoadInst *Old = IRB.CreateLoad(RMW->getType(), Ptr);
-      Value *New =
-          buildAtomicRMWValue(RMW->getOperation(), IRB, Old, RMW->getValOperand());
+      Value *New = buildAtomicRMWValue(RMW->getOperation(), IRB, Old,
+                                       RMW->getValOperand());
       StoreInst *St = IRB.CreateStore(New, Ptr);
       RMW->replaceAllUsesWith(Old);
       RMW->eraseFromParent();
@@ -410,7 +408,8 @@ void AccessInstrumenter::instrument(Function &F,
       Value *Eq = IRB.CreateICmpEQ(Old, CX->getCompareOperand());
       Value *New = IRB.CreateSelect(Eq, CX->getNewValOperand(), Old);
       StoreInst *St = IRB.CreateStore(New, Ptr);
-      Value *Res = IRB.CreateInsertValue(PoisonValue::get(CX->getType()), Old, 0);
+      Value *Res =
+          IRB.CreateInsertValue(PoisonValue::get(CX->getType()), Old, 0);
       Res = IRB.CreateInsertValue(Res, Eq, 1);
       CX->replaceAllUsesWith(Res);
       CX->eraseFromParent();

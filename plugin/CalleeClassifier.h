@@ -1,4 +1,5 @@
-//===- CalleeClassifier.h - what a call in a transaction becomes -*- C++ -*-===//
+//===- CalleeClassifier.h - what a call in a transaction becomes -*- C++
+//-*-===//
 
 #ifndef PTM_PLUGIN_CALLEECLASSIFIER_H
 #define PTM_PLUGIN_CALLEECLASSIFIER_H
@@ -15,19 +16,19 @@ class Module;
 namespace ptm {
 
 enum class CalleeKind {
-  Runtime,       // part of ptm itself (ptm_*, __ptm_*): called as is
-  Pure,          // PTM_PURE, memory(none), or a known pure libc function
-  Ignored,       // intrinsic without effect on shared memory (dbg, lifetime...)
-  MemTransfer,   // llvm.memcpy/memmove (+ .inline) and libc memcpy/memmove
-  MemSet,        // llvm.memset (+ .inline) and libc memset
-  Alloc,         // malloc family and C++ new/delete: transactional versions
-  Libc,          // str*/mem* with a __ptm_ version in the runtime
-  AtomicCall,    // ptm_atomic(fn, arg)
-  Setjmp,        // setjmp/longjmp family: unsupported
-  Irrevocable,   // I/O and other side effects that cannot be undone
+  Runtime,     // part of ptm itself (ptm_*, __ptm_*): called as is
+  Pure,        // PTM_PURE, memory(none), or a known pure libc function
+  Ignored,     // intrinsic without effect on shared memory (dbg, lifetime...)
+  MemTransfer, // llvm.memcpy/memmove (+ .inline) and libc memcpy/memmove
+  MemSet,      // llvm.memset (+ .inline) and libc memset
+  Alloc,       // malloc family and C++ new/delete: transactional versions
+  Libc,        // str*/mem* with a __ptm_ version in the runtime
+  AtomicCall,  // ptm_atomic(fn, arg)
+  Setjmp,      // setjmp/longjmp family: unsupported
+  Irrevocable, // I/O and other side effects that cannot be undone
   UnsupportedIntrinsic, // intrinsic that accesses memory in a way not mapped
-  Cloned,        // defined here: calls the clone
-  External       // declared only: clone found at link time or at run time
+  Cloned,               // defined here: calls the clone
+  External // declared only: clone found at link time or at run time
 };
 
 // The replacement of an allocation function: the runtime function and which

@@ -1,4 +1,5 @@
-//===- CloneBuilder.cpp - transactional clones of functions -----------------===//
+//===- CloneBuilder.cpp - transactional clones of functions
+//-----------------===//
 
 #include "CloneBuilder.h"
 #include "CalleeClassifier.h"
@@ -26,8 +27,7 @@ std::string CloneBuilder::cloneName(StringRef Name) {
 
 bool CloneBuilder::cloneable(const Function &F) const {
   return !F.isDeclaration() && F.hasName() && !CC.isUninstrumented(F) &&
-         !F.hasFnAttribute(Attribute::Naked) &&
-         !F.getName().ends_with(".ptm");
+         !F.hasFnAttribute(Attribute::Naked) && !F.getName().ends_with(".ptm");
 }
 
 void CloneBuilder::require(Function &F, bool IsNeeded) {
@@ -134,14 +134,13 @@ void CloneBuilder::emitRegistration(RuntimeCallbacks &RT) {
   if (Entries.empty())
     return;
   ArrayType *TableTy = ArrayType::get(EntryTy, Entries.size());
-  auto *Table = new GlobalVariable(M, TableTy, /*isConstant=*/true,
-                                   GlobalValue::PrivateLinkage,
-                                   ConstantArray::get(TableTy, Entries),
-                                   "__ptm_clone_table");
+  auto *Table = new GlobalVariable(
+      M, TableTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(TableTy, Entries), "__ptm_clone_table");
 
-  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                                    GlobalValue::InternalLinkage,
-                                    "ptm.register_clones", M);
+  Function *Ctor =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                       GlobalValue::InternalLinkage, "ptm.register_clones", M);
   BasicBlock *BB = BasicBlock::Create(Ctx, "", Ctor);
   TxIRBuilder IRB(BB);
   Value *Register = RT.RegisterClones.getCallee();

@@ -1,4 +1,5 @@
-//===- Diagnostics.cpp - compiler warnings of the ptm pass ------------------===//
+//===- Diagnostics.cpp - compiler warnings of the ptm pass
+//------------------===//
 
 #include "Diagnostics.h"
 
@@ -34,9 +35,8 @@ void warnAt(const Instruction &I, const Twine &Message) {
 }
 
 void warnIn(const Function &F, const Twine &Message) {
-  F.getContext().diagnose(
-      DiagnosticInfoUnsupported(F, "ptm: " + Message, DiagnosticLocation(),
-                                DS_Warning));
+  F.getContext().diagnose(DiagnosticInfoUnsupported(
+      F, "ptm: " + Message, DiagnosticLocation(), DS_Warning));
 }
 
 } // namespace ptm

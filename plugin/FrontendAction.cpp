@@ -1,4 +1,5 @@
-//===- FrontendAction.cpp - `clang -fplugin=` entry point -------------------===//
+//===- FrontendAction.cpp - `clang -fplugin=` entry point
+//-------------------===//
 //
 // With `-fplugin=libptm_plugin.so` clang loads that library, which loads this
 // one (FrontendLoader.cpp); clang then runs the action below before the main

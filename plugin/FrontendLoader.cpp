@@ -1,4 +1,5 @@
-//===- FrontendLoader.cpp - load the frontend action inside clang ----------===//
+//===- FrontendLoader.cpp - load the frontend action inside clang
+//----------===//
 //
 // `clang -fplugin=libptm_plugin.so` must enable the pass with no other flag.
 // The frontend action that does so (FrontendAction.cpp) needs Clang's

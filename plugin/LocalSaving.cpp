@@ -1,4 +1,5 @@
-//===- LocalSaving.cpp - locals an abort must restore -----------------------===//
+//===- LocalSaving.cpp - locals an abort must restore
+//-----------------------===//
 //
 // PtmLocalsPass runs after the optimizer. A transaction that aborts re-executes
 // from its begin; values in registers are those of the checkpoint (the retry
@@ -43,7 +44,8 @@ namespace {
 const char *const LocalsFlag = "ptm.locals";
 
 // Whether a use of the slot inside the region may write it.
-bool writesInside(AllocaInst *A, const SmallPtrSetImpl<const Instruction *> &InTx,
+bool writesInside(AllocaInst *A,
+                  const SmallPtrSetImpl<const Instruction *> &InTx,
                   bool &StartsInside) {
   bool Written = false;
   SmallVector<const Value *, 8> Work{A};
@@ -89,8 +91,7 @@ SetVector<AllocaInst *> localsToSave(Function &F, const TxRegions &R,
     if (!A || !A->isStaticAlloca() || isTemporary(A) ||
         !Privacy.isPrivateAlloca(A))
       continue;
-    if (!all_of(R.OuterBegins,
-                [&](CallInst *B) { return DT.dominates(A, B); }))
+    if (!all_of(R.OuterBegins, [&](CallInst *B) { return DT.dominates(A, B); }))
       continue;
     bool StartsInside = false;
     if (writesInside(A, InTx, StartsInside) && !StartsInside)

@@ -1,4 +1,5 @@
-//===- PtmInstrument.cpp - the ptm lowering pass ----------------------------===//
+//===- PtmInstrument.cpp - the ptm lowering pass
+//----------------------------===//
 //
 // PtmLowerPass, before the optimizer. For a module:
 //  1. find the transaction regions of every function (TxRegions);
@@ -17,10 +18,10 @@
 #include "CalleeClassifier.h"
 #include "CloneBuilder.h"
 #include "Diagnostics.h"
-#include "RuntimeCallbacks.h"
-#include "TxIRBuilder.h"
 #include "RegionLowering.h"
+#include "RuntimeCallbacks.h"
 #include "StackPrivacy.h"
+#include "TxIRBuilder.h"
 #include "TxRegions.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -33,9 +34,9 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 
@@ -51,7 +52,6 @@ static cl::opt<bool> ClCloneExported(
     "ptm-clone-exported", cl::init(true), cl::Hidden,
     cl::desc("Clone every external or address-taken function, so that other "
              "units and function pointers find a transactional version"));
-
 
 namespace ptm {
 

@@ -1,4 +1,5 @@
-//===- PtmPlugin.cpp - pass plugin entry point ------------------------------===//
+//===- PtmPlugin.cpp - pass plugin entry point
+//------------------------------===//
 //
 // Registers the ptm passes with the new pass manager:
 //  - as pipeline elements `ptm-instrument` (both phases), `ptm-lower` and

@@ -1,4 +1,5 @@
-//===- RegionLowering.cpp - region markers into transactions ----------------===//
+//===- RegionLowering.cpp - region markers into transactions
+//----------------===//
 
 #include "RegionLowering.h"
 #include "Diagnostics.h"

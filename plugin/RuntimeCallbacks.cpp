@@ -1,4 +1,5 @@
-//===- RuntimeCallbacks.cpp - the runtime ABI, declared once ----------------===//
+//===- RuntimeCallbacks.cpp - the runtime ABI, declared once
+//----------------===//
 
 #include "RuntimeCallbacks.h"
 
@@ -58,8 +59,8 @@ RuntimeCallbacks::RuntimeCallbacks(Module &M, bool Weak) : M(M), Weak(Weak) {
   WriteN = declare("__ptm_write_n", CopyTy);
   Memcpy = declare("__ptm_memcpy", CopyTy);
   Memmove = declare("__ptm_memmove", CopyTy);
-  Memset =
-      declare("__ptm_memset", FunctionType::get(Void, {Ptr, I32, IntPtrTy}, false));
+  Memset = declare("__ptm_memset",
+                   FunctionType::get(Void, {Ptr, I32, IntPtrTy}, false));
   for (FunctionCallee F : {ReadN, WriteN, Memcpy, Memmove}) {
     if (auto *Fn = dyn_cast<Function>(F.getCallee())) {
       Fn->addParamAttr(0, Attribute::NoCapture);
@@ -67,9 +68,11 @@ RuntimeCallbacks::RuntimeCallbacks(Module &M, bool Weak) : M(M), Weak(Weak) {
     }
   }
 
-  Checkpoint = declare("__ptm_tx_checkpoint", FunctionType::get(Ptr, {}, false));
+  Checkpoint =
+      declare("__ptm_tx_checkpoint", FunctionType::get(Ptr, {}, false));
   // The checkpoint: glibc's _setjmp (no signal mask), which returns twice.
-  Setjmp = M.getOrInsertFunction("_setjmp", FunctionType::get(I32, {Ptr}, false));
+  Setjmp =
+      M.getOrInsertFunction("_setjmp", FunctionType::get(I32, {Ptr}, false));
   if (auto *F = dyn_cast<Function>(Setjmp.getCallee()))
     F->addFnAttr(Attribute::ReturnsTwice);
   TxBegin = declare("__ptm_tx_begin", FunctionType::get(Void, {Ptr}, false));

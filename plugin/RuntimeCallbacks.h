@@ -26,7 +26,7 @@ public:
   static int sizeIndex(uint64_t Bytes);
 
   llvm::FunctionCallee ReadFn[NumSizes], WriteFn[NumSizes];
-  llvm::FunctionCallee ReadN, WriteN;        // (private, shared, n)
+  llvm::FunctionCallee ReadN, WriteN; // (private, shared, n)
   llvm::FunctionCallee Memcpy, Memmove, Memset;
   llvm::FunctionCallee Checkpoint, Setjmp, TxBegin, TxCommit, SaveLocal;
   llvm::FunctionCallee CloneLookup, RegisterClones, Unsupported;

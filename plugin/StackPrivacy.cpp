@@ -1,4 +1,5 @@
-//===- StackPrivacy.cpp - memory that needs no instrumentation --------------===//
+//===- StackPrivacy.cpp - memory that needs no instrumentation
+//--------------===//
 
 #include "StackPrivacy.h"
 

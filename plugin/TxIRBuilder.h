@@ -41,7 +41,8 @@ public:
     if (getCurrentDebugLocation() || !GetInsertBlock())
       return;
     if (llvm::DISubprogram *SP = GetInsertBlock()->getParent()->getSubprogram())
-      SetCurrentDebugLocation(llvm::DILocation::get(SP->getContext(), 0, 0, SP));
+      SetCurrentDebugLocation(
+          llvm::DILocation::get(SP->getContext(), 0, 0, SP));
   }
 };
 

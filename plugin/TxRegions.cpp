@@ -1,4 +1,5 @@
-//===- TxRegions.cpp - which instructions run in a transaction --------------===//
+//===- TxRegions.cpp - which instructions run in a transaction
+//--------------===//
 
 #include "TxRegions.h"
 #include "Diagnostics.h"

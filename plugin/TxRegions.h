@@ -31,7 +31,9 @@ struct RegionMarkers {
   static RegionMarkers source() {
     return {"__ptm_region_begin", "__ptm_region_end"};
   }
-  static RegionMarkers lowered() { return {"__ptm_tx_begin", "__ptm_tx_commit"}; }
+  static RegionMarkers lowered() {
+    return {"__ptm_tx_begin", "__ptm_tx_commit"};
+  }
 };
 
 class TxRegions {

@@ -29,11 +29,10 @@
 #include "runtime/tx_thread.h"
 
 #include <cerrno>
-#include <cxxabi.h>
 #include <csetjmp>
-#include <cxxabi.h>
 #include <cstdint>
 #include <cstring>
+#include <cxxabi.h>
 #include <new>
 
 #define PTM_INLINE __attribute__((always_inline)) inline
@@ -254,8 +253,7 @@ template <class P> struct Runtime {
       // Uninstrumented code inside a transaction: it cannot be undone.
       if (!tx.irrevocable) {
         if (!P::become_irrevocable(tx))
-          fatal("%s inside a transaction of library '%s'", kWhere,
-                PTM_LIBNAME);
+          fatal("%s inside a transaction of library '%s'", kWhere, PTM_LIBNAME);
         tx.irrevocable = true;
         tx.irrevocable_why = kWhere;
         P::on_event(tx, Event::Irrevocable, 0);
@@ -293,7 +291,8 @@ template <class P> struct Runtime {
     tx.attempt = 0;
   }
 
-  // ---- Barriers ---------------------------------------------------------------
+  // ---- Barriers
+  // ---------------------------------------------------------------
 
   template <Event E> static PTM_INLINE void barrier(TxThread &tx) {
     P::on_event(tx, E, 0);
@@ -333,7 +332,8 @@ template <class P> struct Runtime {
     P::write_bytes(tx, addr, src, n);
   }
 
-  // ---- Memory intrinsics (both sides transactional) ---------------------------
+  // ---- Memory intrinsics (both sides transactional)
+  // ---------------------------
 
   // Copies through a private buffer, in the direction that is safe for
   // overlapping ranges.
@@ -399,7 +399,8 @@ template <class P> struct Runtime {
     }
   }
 
-  // ---- libc ---------------------------------------------------------------------
+  // ---- libc
+  // ---------------------------------------------------------------------
 
   // What TxLibc reads and writes through.
   struct Access {
@@ -424,7 +425,8 @@ template <class P> struct Runtime {
   };
   using Libc = TxLibc<Access>;
 
-  // ---- Allocation ---------------------------------------------------------------
+  // ---- Allocation
+  // ---------------------------------------------------------------
 
   template <class Heap> static void *alloc(size_t size, size_t align) {
     TxThread &tx = this_thread();
@@ -486,7 +488,8 @@ template <class P> struct Runtime {
     return ptr;
   }
 
-  // ---- ptm_atomic -----------------------------------------------------------------
+  // ---- ptm_atomic
+  // -----------------------------------------------------------------
 
   struct AtomicGuard {
     int depth;
@@ -531,16 +534,18 @@ template <class P> void Runtime<P>::atomic(void (*fn)(void *), void *arg) {
   void ptm_atomic(void (*fn)(void *), void *arg) {                             \
     PtmRuntime::atomic(fn, arg);                                               \
   }                                                                            \
-  void __ptm_region_begin(void) noexcept { PtmRuntime::region_begin(); }                \
-  void __ptm_region_end(void) noexcept { PtmRuntime::region_end(); }                  \
-  int __ptm_region_depth(void) noexcept { return ::ptm::this_thread().depth; }          \
-  void __ptm_region_unwind(int d) noexcept { PtmRuntime::region_unwind(d); }          \
+  void __ptm_region_begin(void) noexcept { PtmRuntime::region_begin(); }       \
+  void __ptm_region_end(void) noexcept { PtmRuntime::region_end(); }           \
+  int __ptm_region_depth(void) noexcept { return ::ptm::this_thread().depth; } \
+  void __ptm_region_unwind(int d) noexcept { PtmRuntime::region_unwind(d); }   \
   void *__ptm_tx_checkpoint(void) { return PtmRuntime::checkpoint(); }         \
   __attribute__((noinline)) void __ptm_tx_begin(const char *where) {           \
     PtmRuntime::begin(where, __builtin_dwarf_cfa());                           \
   }                                                                            \
   int __ptm_tx_commit(void) { return PtmRuntime::commit(); }                   \
-  void __ptm_tx_save_local(void *a, size_t n) { PtmRuntime::save_local(a, n); }\
+  void __ptm_tx_save_local(void *a, size_t n) {                                \
+    PtmRuntime::save_local(a, n);                                              \
+  }                                                                            \
   uint8_t __ptm_read_1(const void *a) {                                        \
     return PtmRuntime::read<uint8_t, PtmEvent::Read1>(a);                      \
   }                                                                            \
@@ -669,9 +674,8 @@ template <class P> void Runtime<P>::atomic(void (*fn)(void *), void *arg) {
   void ptm_close(void) { PtmPool::close(); }                                   \
   void *ptm_root(size_t size) { return PtmPool::root(size); }                  \
   void *ptm_malloc(size_t n) {                                                 \
-    return ::ptm::this_thread().depth                                          \
-               ? PtmRuntime::alloc<PtmPool::Heap>(n, 0)                        \
-               : PtmPool::Heap::allocate(n, 0);                                \
+    return ::ptm::this_thread().depth ? PtmRuntime::alloc<PtmPool::Heap>(n, 0) \
+                                      : PtmPool::Heap::allocate(n, 0);         \
   }                                                                            \
   void *ptm_calloc(size_t m, size_t n) {                                       \
     if (::ptm::this_thread().depth)                                            \
@@ -683,9 +687,8 @@ template <class P> void Runtime<P>::atomic(void (*fn)(void *), void *arg) {
     return p ? memset(p, 0, bytes) : nullptr;                                  \
   }                                                                            \
   void *ptm_aligned_alloc(size_t a, size_t n) {                                \
-    return ::ptm::this_thread().depth                                          \
-               ? PtmRuntime::alloc<PtmPool::Heap>(n, a)                        \
-               : PtmPool::Heap::allocate(n, a);                                \
+    return ::ptm::this_thread().depth ? PtmRuntime::alloc<PtmPool::Heap>(n, a) \
+                                      : PtmPool::Heap::allocate(n, a);         \
   }                                                                            \
   void ptm_free(void *p) {                                                     \
     if (::ptm::this_thread().depth)                                            \

@@ -13,9 +13,7 @@ ptm_stats_t unattached_stats;
 
 __thread TxThread tls_tx;
 
-const void *stack_position() {
-  return __builtin_frame_address(0);
-}
+const void *stack_position() { return __builtin_frame_address(0); }
 
 static pthread_key_t exit_key;
 

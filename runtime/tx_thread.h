@@ -33,23 +33,23 @@ struct AllocRecord {
 extern ptm_stats_t unattached_stats;
 
 struct TxThread {
-  int depth = 0;           // dynamic nesting depth; 0 outside transactions
-  uint32_t attempt = 0;    // 1-based attempt of the current transaction
-  bool irrevocable = false; // may not abort (ran uninstrumented code)
+  int depth = 0;               // dynamic nesting depth; 0 outside transactions
+  uint32_t attempt = 0;        // 1-based attempt of the current transaction
+  bool irrevocable = false;    // may not abort (ran uninstrumented code)
   bool has_checkpoint = false; // began through __ptm_tx_checkpoint/_setjmp
-  bool attached = false;   // registered in the thread registry
-  const char *where = nullptr;           // site of the outermost begin
+  bool attached = false;       // registered in the thread registry
+  const char *where = nullptr; // site of the outermost begin
   const char *irrevocable_why = nullptr; // what made it irrevocable
   const void *stack_mark = nullptr; // stack below the checkpoint frame is dead
                                     // after an abort (see UndoLog)
-  jmp_buf checkpoint{}; // outermost context, for longjmp on abort
-  jmp_buf scratch{};    // where nested checkpoints save (never resumed)
-  UndoLog undo;         // in-place writes of the attempt
-  LocalSaveLog locals;  // __ptm_tx_save_local copies
+  jmp_buf checkpoint{};             // outermost context, for longjmp on abort
+  jmp_buf scratch{};   // where nested checkpoints save (never resumed)
+  UndoLog undo;        // in-place writes of the attempt
+  LocalSaveLog locals; // __ptm_tx_save_local copies
   GrowBuffer<AllocRecord> allocs; // allocated by the attempt (freed on abort)
   GrowBuffer<AllocRecord> frees;  // freed by the attempt (done at commit)
-  GrowBuffer<MemRange> kept; // exception objects thrown by the attempt: an
-                             // undo rollback leaves them as written
+  GrowBuffer<MemRange> kept;      // exception objects thrown by the attempt: an
+                                  // undo rollback leaves them as written
   ptm_stats_t *stats = &unattached_stats; // this thread's registry record
 };
 
@@ -58,9 +58,7 @@ extern __thread TxThread tls_tx;
 // Registers the calling thread in the registry (first transaction only).
 void attach_thread(TxThread &tx) __attribute__((noinline));
 
-__attribute__((always_inline)) inline TxThread &this_thread() {
-  return tls_tx;
-}
+__attribute__((always_inline)) inline TxThread &this_thread() { return tls_tx; }
 
 // Address just below the caller's frame: the boundary of the stack that an
 // abort leaves dead.

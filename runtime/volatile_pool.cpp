@@ -13,8 +13,8 @@ namespace ptm {
 
 int VolatilePool::open(const char *path, size_t) {
   error("cannot open pool '%s': library '%s' is volatile (STM); pools come "
-          "with the p_/gp_/ip_ libraries",
-          path ? path : "(null)", ptm_algorithm());
+        "with the p_/gp_/ip_ libraries",
+        path ? path : "(null)", ptm_algorithm());
   return -ENOTSUP;
 }
 
@@ -40,8 +40,8 @@ void *VolatilePool::root(size_t size) {
   }
   if (size > block_size) {
     error("ptm_root(%zu): the root object was created with %zu bytes and "
-            "cannot grow",
-            size, block_size);
+          "cannot grow",
+          size, block_size);
     return nullptr;
   }
   return block;

@@ -1,4 +1,5 @@
-//===- volatile_pool.h - the pool API of libraries without a pool -*- C++ -*-===//
+//===- volatile_pool.h - the pool API of libraries without a pool -*- C++
+//-*-===//
 //
 // The STM libraries have no persistent pool: ptm_open refuses (-ENOTSUP, with
 // a message naming the library), ptm_close does nothing, ptm_root hands out a

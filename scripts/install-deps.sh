@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  clang-19 llvm-19-dev libclang-19-dev lld-19 llvm-19-tools
+  clang-19 llvm-19-dev libclang-19-dev lld-19 llvm-19-tools clang-format-19
   libpmem-dev libpmemobj-dev
   cmake ninja-build python3 python3-pip
 )

@@ -24,15 +24,16 @@ extern "C" {
 
 /* May be called inside transactions: the plugin always makes (and registers)
  * a transactional clone of the function, even if it is not reachable from a
- * transaction in its own unit. */
-#define PTM_SAFE __attribute__((annotate("ptm_safe")))
+ * transaction in its own unit (`used` keeps an unreferenced static one). */
+#define PTM_SAFE __attribute__((annotate("ptm_safe"), used))
 
 /* Called as is (uninstrumented) inside transactions. The function must not
  * touch shared or persistent memory: use it for pure computation, logging to
  * a private buffer, or code that is transactional by other means. */
 #define PTM_PURE __attribute__((annotate("ptm_pure")))
 
-/* ---- Transactions --------------------------------------------------------- */
+/* ---- Transactions ---------------------------------------------------------
+ */
 
 /* Run fn(arg) as a transaction. fn is called through its transactional clone
  * (same-unit functions are cloned by the plugin; others are found in the
@@ -46,7 +47,8 @@ void ptm_restart(void) __attribute__((noreturn));
 /* Non-zero while the calling thread runs a transaction. */
 int ptm_in_transaction(void);
 
-/* ---- Pool and persistent heap ---------------------------------------------- */
+/* ---- Pool and persistent heap ----------------------------------------------
+ */
 
 /* Open (or create) the pool file PATH of SIZE bytes (0: use the existing size)
  * and run recovery. Returns 0 or -errno; a bad file is refused with a message
@@ -70,7 +72,8 @@ void ptm_free(void *ptr);
 /* The NAME of the linked library, as in Makefile.libnames. */
 const char *ptm_algorithm(void);
 
-/* ---- Statistics ------------------------------------------------------------ */
+/* ---- Statistics ------------------------------------------------------------
+ */
 
 typedef struct ptm_stats {
   uint64_t commits;     /* committed outermost transactions            */
@@ -88,7 +91,8 @@ typedef struct ptm_stats {
  * included). */
 void ptm_stats(ptm_stats_t *total);
 
-/* Per-thread figures: fills up to MAX entries, returns the number of threads. */
+/* Per-thread figures: fills up to MAX entries, returns the number of threads.
+ */
 size_t ptm_stats_threads(ptm_stats_t *out, size_t max);
 
 /* Prints per-thread and total figures to OUT (stderr if NULL). PTM_STATS=1 in

@@ -60,7 +60,8 @@ int __ptm_tx_commit(void);
  * region, written inside it); an abort restores them before re-executing. */
 void __ptm_tx_save_local(void *addr, size_t n);
 
-/* ---- Barriers, indexed by access size -------------------------------------- */
+/* ---- Barriers, indexed by access size --------------------------------------
+ */
 uint8_t __ptm_read_1(const void *addr);
 uint16_t __ptm_read_2(const void *addr);
 uint32_t __ptm_read_4(const void *addr);
@@ -80,8 +81,9 @@ void __ptm_memcpy(void *dst, const void *src, size_t n);
 void __ptm_memmove(void *dst, const void *src, size_t n);
 void __ptm_memset(void *dst, int c, size_t n);
 
-/* ---- libc functions inside transactions --------------------------------------
- * A call to NAME inside a transaction becomes a call to __ptm_NAME. */
+/* ---- libc functions inside transactions
+ * -------------------------------------- A call to NAME inside a transaction
+ * becomes a call to __ptm_NAME. */
 void *__ptm_memchr(const void *s, int c, size_t n);
 int __ptm_memcmp(const void *a, const void *b, size_t n);
 size_t __ptm_strlen(const char *s);
@@ -102,8 +104,9 @@ char *__ptm_strpbrk(const char *s, const char *accept);
 char *__ptm_strdup(const char *s);
 char *__ptm_strndup(const char *s, size_t n);
 
-/* ---- Allocation inside transactions ------------------------------------------
- * An abort frees what the attempt allocated; a free takes effect at commit. */
+/* ---- Allocation inside transactions
+ * ------------------------------------------ An abort frees what the attempt
+ * allocated; a free takes effect at commit. */
 void *__ptm_tx_malloc(size_t size);
 void *__ptm_tx_calloc(size_t nmemb, size_t size);
 void *__ptm_tx_realloc(void *ptr, size_t size);
@@ -120,8 +123,9 @@ void *__ptm_tx_new_aligned(size_t size, size_t alignment);
 void *__ptm_tx_new_aligned_nothrow(size_t size, size_t alignment);
 void __ptm_tx_delete(void *ptr);
 
-/* ---- Clones --------------------------------------------------------------------
- * Every unit compiled by the plugin registers (original, clone) pairs from a
+/* ---- Clones
+ * -------------------------------------------------------------------- Every
+ * unit compiled by the plugin registers (original, clone) pairs from a
  * constructor. Indirect calls and calls into other units go through
  * __ptm_clone_lookup; the library decides what happens when no clone exists
  * (WHERE names the call site): report and exit, or run it irrevocably. */
@@ -132,15 +136,16 @@ typedef struct ptm_clone_entry {
 void __ptm_register_clones(const ptm_clone_entry_t *table, size_t n);
 void *__ptm_clone_lookup(const void *fn, const char *where);
 
-/* ---- Unsupported constructs ----------------------------------------------------
- * Emitted just before a construct the plugin cannot make transactional
- * (WHAT names it, WHERE is file:line or the function). The library reports it
- * and either exits or makes the transaction irrevocable. */
+/* ---- Unsupported constructs
+ * ---------------------------------------------------- Emitted just before a
+ * construct the plugin cannot make transactional (WHAT names it, WHERE is
+ * file:line or the function). The library reports it and either exits or makes
+ * the transaction irrevocable. */
 enum ptm_unsupported_kind {
   PTM_UNSUPPORTED_INLINE_ASM = 1,
-  PTM_UNSUPPORTED_CALL = 2,      /* external callee with no clone         */
-  PTM_UNSUPPORTED_SETJMP = 3,    /* setjmp/longjmp family                  */
-  PTM_UNSUPPORTED_INTRINSIC = 4, /* memory intrinsic the plugin can't map  */
+  PTM_UNSUPPORTED_CALL = 2,       /* external callee with no clone         */
+  PTM_UNSUPPORTED_SETJMP = 3,     /* setjmp/longjmp family                  */
+  PTM_UNSUPPORTED_INTRINSIC = 4,  /* memory intrinsic the plugin can't map  */
   PTM_UNSUPPORTED_IRREVOCABLE = 5 /* I/O and other irrevocable libc calls  */
 };
 void __ptm_unsupported(int kind, const char *what, const char *where);

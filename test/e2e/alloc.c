@@ -18,9 +18,9 @@ static struct node *head;
 static long list_len;
 
 static struct node *spare; /* kept from one transaction to the next */
-static char *buf;       /* grown with realloc */
+static char *buf;          /* grown with realloc */
 static size_t buf_len;
-static long *zeroed;    /* calloc */
+static long *zeroed; /* calloc */
 static void *aligned[4];
 
 /* Same-unit helper allocating inside the transaction (cloned). */
@@ -44,8 +44,8 @@ static int list_ok(long expect_len, long first) {
 #ifdef PTM_E2E_TESTRT
 #define LIVE() ((long)ptm_test_counts()->live_tx_allocs)
 #define CHECK_LIVE(expect)                                                     \
-  CHECK(LIVE() == (long)(expect), "live transactional blocks %ld, expected %ld", \
-        LIVE(), (long)(expect))
+  CHECK(LIVE() == (long)(expect),                                              \
+        "live transactional blocks %ld, expected %ld", LIVE(), (long)(expect))
 #else
 #define CHECK_LIVE(expect) ((void)0)
 #endif

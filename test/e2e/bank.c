@@ -101,9 +101,11 @@ int main(int argc, char **argv) {
   {
     const struct ptm_test_counts *c = ptm_test_counts();
     CHECK_EQ(c->commits, threads * ops + audits);
-    CHECK(c->begins == c->commits + c->aborts, "begins %llu commits %llu "
-          "aborts %llu", (unsigned long long)c->begins,
-          (unsigned long long)c->commits, (unsigned long long)c->aborts);
+    CHECK(c->begins == c->commits + c->aborts,
+          "begins %llu commits %llu "
+          "aborts %llu",
+          (unsigned long long)c->begins, (unsigned long long)c->commits,
+          (unsigned long long)c->aborts);
     if (e2e_sweep() > 0)
       CHECK(c->injected_aborts > 0, "no injected abort");
     CHECK_EQ(c->clone_misses, 0);

@@ -9,8 +9,8 @@
 #ifndef PTM_E2E_H
 #define PTM_E2E_H
 
-#include <ptm.h>
 #include <inttypes.h>
+#include <ptm.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -72,14 +72,16 @@ static inline unsigned e2e_sweep(void) {
     const struct ptm_test_counts *c_ = ptm_test_counts();                      \
     CHECK_EQ(c_->commits, (ntx));                                              \
     CHECK(c_->begins == c_->commits + c_->aborts,                              \
-          "%s: begins %" PRIu64 " commits %" PRIu64 " aborts %" PRIu64,        \
-          phase, c_->begins, c_->commits, c_->aborts);                         \
+          "%s: begins %" PRIu64 " commits %" PRIu64 " aborts %" PRIu64, phase, \
+          c_->begins, c_->commits, c_->aborts);                                \
     if (e2e_sweep() > 0)                                                       \
       CHECK(c_->injected_aborts > 0, "%s: sweep %u injected no abort", phase,  \
             e2e_sweep());                                                      \
     else                                                                       \
-      CHECK(c_->injected_aborts == 0, "%s: %" PRIu64 " injected aborts "       \
-            "without a sweep", phase, c_->injected_aborts);                    \
+      CHECK(c_->injected_aborts == 0,                                          \
+            "%s: %" PRIu64 " injected aborts "                                 \
+            "without a sweep",                                                 \
+            phase, c_->injected_aborts);                                       \
     CHECK(c_->clone_misses == 0, "%s: %" PRIu64 " clone misses", phase,        \
           c_->clone_misses);                                                   \
     CHECK(c_->irrevocable == 0, "%s: %" PRIu64 " irrevocable transactions",    \

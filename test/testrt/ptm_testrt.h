@@ -21,54 +21,75 @@ extern "C" {
 #endif
 
 /* Index of reads[] and writes[]: access sizes 1, 2, 4, 8 and n (any other). */
-enum { PTM_TEST_SIZE_1, PTM_TEST_SIZE_2, PTM_TEST_SIZE_4, PTM_TEST_SIZE_8,
-       PTM_TEST_SIZE_N, PTM_TEST_SIZES };
+enum {
+  PTM_TEST_SIZE_1,
+  PTM_TEST_SIZE_2,
+  PTM_TEST_SIZE_4,
+  PTM_TEST_SIZE_8,
+  PTM_TEST_SIZE_N,
+  PTM_TEST_SIZES
+};
 
 /* Index of libc[]: one per __ptm_<libc> entry point. */
 enum {
-  PTM_TEST_MEMCHR, PTM_TEST_MEMCMP, PTM_TEST_STRLEN, PTM_TEST_STRNLEN,
-  PTM_TEST_STRCMP, PTM_TEST_STRNCMP, PTM_TEST_STRCPY, PTM_TEST_STRNCPY,
-  PTM_TEST_STPCPY, PTM_TEST_STRCAT, PTM_TEST_STRNCAT, PTM_TEST_STRCHR,
-  PTM_TEST_STRRCHR, PTM_TEST_STRSTR, PTM_TEST_STRSPN, PTM_TEST_STRCSPN,
-  PTM_TEST_STRPBRK, PTM_TEST_STRDUP, PTM_TEST_STRNDUP, PTM_TEST_LIBC_FUNCS
+  PTM_TEST_MEMCHR,
+  PTM_TEST_MEMCMP,
+  PTM_TEST_STRLEN,
+  PTM_TEST_STRNLEN,
+  PTM_TEST_STRCMP,
+  PTM_TEST_STRNCMP,
+  PTM_TEST_STRCPY,
+  PTM_TEST_STRNCPY,
+  PTM_TEST_STPCPY,
+  PTM_TEST_STRCAT,
+  PTM_TEST_STRNCAT,
+  PTM_TEST_STRCHR,
+  PTM_TEST_STRRCHR,
+  PTM_TEST_STRSTR,
+  PTM_TEST_STRSPN,
+  PTM_TEST_STRCSPN,
+  PTM_TEST_STRPBRK,
+  PTM_TEST_STRDUP,
+  PTM_TEST_STRNDUP,
+  PTM_TEST_LIBC_FUNCS
 };
 
 struct ptm_test_counts {
   /* Transactions. */
-  uint64_t begins;          /* outermost begins (one per attempt)         */
-  uint64_t nested_begins;   /* __ptm_tx_begin inside a transaction        */
-  uint64_t commits;         /* outermost commits                          */
-  uint64_t aborts;          /* attempts rolled back to re-execute         */
-  uint64_t injected_aborts; /* ... of which injected by the sweep         */
-  uint64_t restarts;        /* ptm_restart calls                          */
-  uint64_t unwind_rollbacks;/* exceptions that rolled a transaction back  */
-  uint64_t unwind_commits;  /* ... that left an irrevocable one (kept)    */
-  uint64_t region_begins;   /* __ptm_region_begin (no plugin)             */
-  uint64_t region_ends;     /* __ptm_region_end                           */
-  uint64_t irrevocable;     /* transactions that became irrevocable       */
-  uint64_t locals_saved;    /* __ptm_tx_save_local calls recorded         */
-  uint64_t locals_restored; /* locals written back by aborts              */
+  uint64_t begins;           /* outermost begins (one per attempt)         */
+  uint64_t nested_begins;    /* __ptm_tx_begin inside a transaction        */
+  uint64_t commits;          /* outermost commits                          */
+  uint64_t aborts;           /* attempts rolled back to re-execute         */
+  uint64_t injected_aborts;  /* ... of which injected by the sweep         */
+  uint64_t restarts;         /* ptm_restart calls                          */
+  uint64_t unwind_rollbacks; /* exceptions that rolled a transaction back  */
+  uint64_t unwind_commits;   /* ... that left an irrevocable one (kept)    */
+  uint64_t region_begins;    /* __ptm_region_begin (no plugin)             */
+  uint64_t region_ends;      /* __ptm_region_end                           */
+  uint64_t irrevocable;      /* transactions that became irrevocable       */
+  uint64_t locals_saved;     /* __ptm_tx_save_local calls recorded         */
+  uint64_t locals_restored;  /* locals written back by aborts              */
   /* Barriers. */
-  uint64_t barriers;        /* all barrier calls (injection points)       */
+  uint64_t barriers; /* all barrier calls (injection points)       */
   uint64_t reads[PTM_TEST_SIZES];
   uint64_t writes[PTM_TEST_SIZES];
   uint64_t memcpy, memmove, memset;
   uint64_t libc[PTM_TEST_LIBC_FUNCS];
-  uint64_t libc_total;      /* sum of libc[]                              */
+  uint64_t libc_total; /* sum of libc[]                              */
   /* Allocation. */
-  uint64_t alloc_calls;     /* allocation entry points called in a tx     */
-  uint64_t free_calls;      /* free/delete entry points called in a tx    */
-  uint64_t tx_allocs;       /* blocks allocated transactionally           */
-  uint64_t tx_frees;        /* frees deferred to commit                   */
+  uint64_t alloc_calls;        /* allocation entry points called in a tx     */
+  uint64_t free_calls;         /* free/delete entry points called in a tx    */
+  uint64_t tx_allocs;          /* blocks allocated transactionally           */
+  uint64_t tx_frees;           /* frees deferred to commit                   */
   uint64_t rolled_back_allocs; /* blocks freed because an attempt aborted */
-  uint64_t applied_frees;   /* deferred frees done at commit              */
-  uint64_t live_tx_allocs;  /* transactionally allocated blocks not yet
-                               freed by a rollback or a committed free    */
+  uint64_t applied_frees;      /* deferred frees done at commit              */
+  uint64_t live_tx_allocs;     /* transactionally allocated blocks not yet
+                                  freed by a rollback or a committed free    */
   /* Clones and unsupported constructs. */
   uint64_t clone_registrations; /* pairs passed to __ptm_register_clones  */
   uint64_t clone_lookups;
   uint64_t clone_misses;
-  uint64_t unsupported[6];  /* by enum ptm_unsupported_kind (0: unknown)  */
+  uint64_t unsupported[6]; /* by enum ptm_unsupported_kind (0: unknown)  */
 };
 
 /* The counters (updated live; read them when the threads are quiet). */

@@ -58,29 +58,67 @@ void ptm::TestrtPolicy::on_event(TxThread &, Event event, uintptr_t arg) {
     return;
   }
   switch (event) {
-  case Event::Begin: bump(counts.begins); break;
-  case Event::NestedBegin: bump(counts.nested_begins); break;
-  case Event::Commit: bump(counts.commits); break;
-  case Event::Restart: bump(counts.restarts); break;
-  case Event::Abort: bump(counts.aborts); break;
-  case Event::InjectedAbort: bump(counts.injected_aborts); break;
-  case Event::UnwindRollback: bump(counts.unwind_rollbacks); break;
-  case Event::UnwindCommit: bump(counts.unwind_commits); break;
-  case Event::RegionBegin: bump(counts.region_begins); break;
-  case Event::RegionEnd: bump(counts.region_ends); break;
-  case Event::Irrevocable: bump(counts.irrevocable); break;
-  case Event::LocalSaved: bump(counts.locals_saved); break;
-  case Event::LocalsRestored: bump(counts.locals_restored, arg); break;
-  case Event::Memcpy: bump(counts.memcpy); break;
-  case Event::Memmove: bump(counts.memmove); break;
-  case Event::Memset: bump(counts.memset); break;
-  case Event::AllocCall: bump(counts.alloc_calls); break;
-  case Event::FreeCall: bump(counts.free_calls); break;
+  case Event::Begin:
+    bump(counts.begins);
+    break;
+  case Event::NestedBegin:
+    bump(counts.nested_begins);
+    break;
+  case Event::Commit:
+    bump(counts.commits);
+    break;
+  case Event::Restart:
+    bump(counts.restarts);
+    break;
+  case Event::Abort:
+    bump(counts.aborts);
+    break;
+  case Event::InjectedAbort:
+    bump(counts.injected_aborts);
+    break;
+  case Event::UnwindRollback:
+    bump(counts.unwind_rollbacks);
+    break;
+  case Event::UnwindCommit:
+    bump(counts.unwind_commits);
+    break;
+  case Event::RegionBegin:
+    bump(counts.region_begins);
+    break;
+  case Event::RegionEnd:
+    bump(counts.region_ends);
+    break;
+  case Event::Irrevocable:
+    bump(counts.irrevocable);
+    break;
+  case Event::LocalSaved:
+    bump(counts.locals_saved);
+    break;
+  case Event::LocalsRestored:
+    bump(counts.locals_restored, arg);
+    break;
+  case Event::Memcpy:
+    bump(counts.memcpy);
+    break;
+  case Event::Memmove:
+    bump(counts.memmove);
+    break;
+  case Event::Memset:
+    bump(counts.memset);
+    break;
+  case Event::AllocCall:
+    bump(counts.alloc_calls);
+    break;
+  case Event::FreeCall:
+    bump(counts.free_calls);
+    break;
   case Event::AllocRecorded:
     bump(counts.tx_allocs);
     track_block(arg, true);
     break;
-  case Event::FreeDeferred: bump(counts.tx_frees); break;
+  case Event::FreeDeferred:
+    bump(counts.tx_frees);
+    break;
   case Event::AllocRolledBack:
     bump(counts.rolled_back_allocs);
     track_block(arg, false);
@@ -89,19 +127,28 @@ void ptm::TestrtPolicy::on_event(TxThread &, Event event, uintptr_t arg) {
     bump(counts.applied_frees);
     track_block(arg, false);
     break;
-  case Event::CloneRegistered: bump(counts.clone_registrations, arg); break;
-  case Event::CloneLookup: bump(counts.clone_lookups); break;
-  case Event::CloneMiss: bump(counts.clone_misses); break;
+  case Event::CloneRegistered:
+    bump(counts.clone_registrations, arg);
+    break;
+  case Event::CloneLookup:
+    bump(counts.clone_lookups);
+    break;
+  case Event::CloneMiss:
+    bump(counts.clone_misses);
+    break;
   case Event::Unsupported:
     bump(counts.unsupported[arg < 6 ? arg : 0]);
     break;
-  default: break;
+  default:
+    break;
   }
 }
 
 PTM_DEFINE_RUNTIME(ptm::TestrtPolicy)
 
-extern "C" const struct ptm_test_counts *ptm_test_counts(void) { return &counts; }
+extern "C" const struct ptm_test_counts *ptm_test_counts(void) {
+  return &counts;
+}
 
 extern "C" void ptm_test_reset(void) {
   std::lock_guard<std::mutex> lock(live_mutex);

@@ -1,4 +1,5 @@
-//===- check.h - minimal assertions and transactions for unit tests -*- C++ -*-//
+//===- check.h - minimal assertions and transactions for unit tests -*- C++
+//-*-//
 //
 // CHECK(cond) and CHECK_EQ(a, b) report the failing line and count failures;
 // main returns check_result(). run_tx(body) runs body as a transaction the

@@ -91,7 +91,8 @@ int main() {
                },
                err),
            0);
-  CHECK(has(err, "errors.c:20") && err.find("errors.c:20") == err.rfind("errors.c:20"));
+  CHECK(has(err, "errors.c:20") &&
+        err.find("errors.c:20") == err.rfind("errors.c:20"));
   CHECK(has(err, "inline assembly"));
 
   // PTM_UNSUPPORTED=error makes it fatal.
@@ -118,7 +119,11 @@ int main() {
   CHECK(has(err, "commits") && has(err, "total"));
 
   // The volatile pool.
-  CHECK_EQ(in_child([] { _exit(ptm_open("/tmp/x.pool", 1 << 20) == -ENOTSUP ? 0 : 1); }, err), 0);
+  CHECK_EQ(
+      in_child(
+          [] { _exit(ptm_open("/tmp/x.pool", 1 << 20) == -ENOTSUP ? 0 : 1); },
+          err),
+      0);
   CHECK(has(err, "is volatile (STM)") && has(err, ptm_algorithm()));
   void *root = ptm_root(64);
   CHECK(root != nullptr && static_cast<char *>(root)[63] == 0);
@@ -127,7 +132,8 @@ int main() {
   CHECK_EQ(in_child([] { _exit(ptm_root(128) == nullptr ? 0 : 1); }, err), 0);
   CHECK(has(err, "ptm: error: "));
   ptm_close();
-  void *p = ptm_malloc(10), *q = ptm_calloc(2, 8), *r = ptm_aligned_alloc(64, 64);
+  void *p = ptm_malloc(10), *q = ptm_calloc(2, 8),
+       *r = ptm_aligned_alloc(64, 64);
   CHECK(p && q && r && reinterpret_cast<uintptr_t>(r) % 64 == 0);
   CHECK(static_cast<char *>(q)[15] == 0);
   ptm_free(p);

@@ -52,8 +52,8 @@ std::string random_string(std::mt19937 &rng, size_t max_len) {
 
 // Compares both implementations (T: Generic, or the __ptm_ entry points
 // selected by USE_ABI) with libc on strings A and B.
-template <bool UseAbi> void compare(const std::string &a, const std::string &b,
-                                    size_t n) {
+template <bool UseAbi>
+void compare(const std::string &a, const std::string &b, size_t n) {
   // Copies at varying offsets exercise the unaligned heads of strlen.
   std::vector<char> abuf(a.size() + 64 + n), bbuf(b.size() + 1);
   char *pa = abuf.data() + (a.size() % 8);
@@ -62,7 +62,8 @@ template <bool UseAbi> void compare(const std::string &a, const std::string &b,
   const char *sa = pa, *sb = bbuf.data();
   int c = b.empty() ? 'a' : static_cast<unsigned char>(b[0]);
 
-#define CALL(name, ...) (UseAbi ? __ptm_##name(__VA_ARGS__) : Generic::name(__VA_ARGS__))
+#define CALL(name, ...)                                                        \
+  (UseAbi ? __ptm_##name(__VA_ARGS__) : Generic::name(__VA_ARGS__))
   CHECK_EQ(CALL(strlen, sa), strlen(sa));
   CHECK_EQ(CALL(strnlen, sa, n), strnlen(sa, n));
   CHECK_EQ(sign(CALL(strcmp, sa, sb)), sign(strcmp(sa, sb)));
@@ -90,8 +91,8 @@ template <bool UseAbi> void compare(const std::string &a, const std::string &b,
   CHECK(CALL(strncat, mine.data(), sa, n) == mine.data());
   strncat(ref.data(), sa, n);
   CHECK(mine == ref);
-  CHECK(CALL(stpcpy, mine.data(), sb) == stpcpy(ref.data(), sb) - ref.data() +
-                                             mine.data());
+  CHECK(CALL(stpcpy, mine.data(), sb) ==
+        stpcpy(ref.data(), sb) - ref.data() + mine.data());
   CHECK(mine == ref);
   std::fill(mine.begin(), mine.end(), 'Q');
   std::fill(ref.begin(), ref.end(), 'Q');

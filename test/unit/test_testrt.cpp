@@ -13,11 +13,11 @@ static uint64_t cells[8];
 static void ten_barrier_tx(int *attempts, void **kept) {
   run_tx([&] {
     ++*attempts;
-    for (int i = 0; i < 4; ++i)                      // 8 barriers
+    for (int i = 0; i < 4; ++i) // 8 barriers
       __ptm_write_8(&cells[i], __ptm_read_8(&cells[i]) + 1);
-    void *p = __ptm_tx_malloc(16);                   // 9
+    void *p = __ptm_tx_malloc(16);                                    // 9
     __ptm_tx_free(reinterpret_cast<void *>(__ptm_read_8(&cells[7]))); // 10, 11
-    __ptm_write_8(&cells[7], 0);                     // 12
+    __ptm_write_8(&cells[7], 0);                                      // 12
     *kept = p;
   });
 }

@@ -115,9 +115,9 @@ static void test_allocation_rollback_and_deferred_free() {
     __ptm_tx_free(q);
     __ptm_tx_free(s);
     __ptm_tx_free(__ptm_tx_realloc(nullptr, 8));
-    __ptm_tx_free(__ptm_read_8(&slot) ? reinterpret_cast<void *>(
-                                            __ptm_read_8(&slot))
-                                      : nullptr);
+    __ptm_tx_free(__ptm_read_8(&slot)
+                      ? reinterpret_cast<void *>(__ptm_read_8(&slot))
+                      : nullptr);
     __ptm_write_8(&slot, 0);
     if (attempts == 1)
       ptm_restart(); // everything above is undone; the free did not happen

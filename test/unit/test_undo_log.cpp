@@ -1,4 +1,5 @@
-//===- test_undo_log.cpp - undo log and local save log ---------------------===//
+//===- test_undo_log.cpp - undo log and local save log
+//---------------------===//
 
 #include "check.h"
 #include "runtime/local_save_log.h"
