@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LibraryDirectory.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
-
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <memory>
@@ -26,14 +26,9 @@ namespace {
 // Path of the pass plugin, libptm_plugin.so, which sits beside this library
 // (libptm_plugin_frontend.so, loaded by it: see FrontendLoader.cpp).
 std::string pluginPath() {
-  Dl_info Info;
-  if (dladdr(reinterpret_cast<void *>(&pluginPath), &Info) == 0 ||
-      !Info.dli_fname)
-    return std::string();
-  std::string Self = Info.dli_fname;
-  size_t Slash = Self.rfind('/');
-  std::string Dir = Slash == std::string::npos ? "." : Self.substr(0, Slash);
-  return Dir + "/libptm_plugin.so";
+  std::string Dir =
+      ptm::libraryDirectoryOf(reinterpret_cast<void *>(&pluginPath));
+  return Dir.empty() ? Dir : Dir + "/libptm_plugin.so";
 }
 
 class PtmFrontendAction : public PluginASTAction {

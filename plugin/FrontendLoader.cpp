@@ -10,8 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LibraryDirectory.h"
+
 #include <dlfcn.h>
-#include <libgen.h>
 
 #include <cstdio>
 #include <string>
@@ -22,19 +23,11 @@ namespace {
 const char *const ClangFrontendSymbol =
     "_ZN5clang17ASTFrontendAction13ExecuteActionEv";
 
-std::string thisLibraryDirectory() {
-  Dl_info Info;
-  if (dladdr(reinterpret_cast<void *>(&thisLibraryDirectory), &Info) == 0 ||
-      !Info.dli_fname)
-    return std::string();
-  std::string Path = Info.dli_fname;
-  return std::string(dirname(Path.data()));
-}
-
 __attribute__((constructor)) void loadFrontendAction() {
   if (!dlsym(RTLD_DEFAULT, ClangFrontendSymbol))
     return;
-  std::string Dir = thisLibraryDirectory();
+  std::string Dir =
+      ptm::libraryDirectoryOf(reinterpret_cast<void *>(&loadFrontendAction));
   std::string Companion = Dir + "/libptm_plugin_frontend.so";
   if (!dlopen(Companion.c_str(), RTLD_NOW | RTLD_GLOBAL))
     std::fprintf(stderr,
