@@ -145,6 +145,15 @@ int main(int argc, char **argv) {
     printf("bank: OK: total %ld conserved, %ld account updates = 2 x %ld "
            "transfers\n",
            total, touches, bank->committed);
+  ptm_stats_t st;
+  ptm_stats(&st);
+  double txs = st.commits ? (double)st.commits : 1.0;
+  printf("RESULT bench=bank lib=%s threads=%ld ops_per_s=%.0f commits=%llu "
+         "aborts=%llu clwb_per_tx=%.2f sfence_per_tx=%.2f\n",
+         ptm_algorithm(), threads,
+         secs > 0 ? threads * transfers_per_thread / secs : 0.0,
+         (unsigned long long)st.commits, (unsigned long long)st.aborts,
+         st.clwb / txs, st.sfence / txs);
   ptm_stats_print(stdout);
   return ok ? 0 : 1;
 }
