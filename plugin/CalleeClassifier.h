@@ -45,6 +45,8 @@ public:
   CalleeKind classify(const llvm::Function &F) const;
   bool isPure(const llvm::Function &F) const { return Pure.count(&F); }
   bool isSafe(const llvm::Function &F) const { return Safe.count(&F); }
+  // Whether the unit marks any function PTM_PURE or PTM_SAFE.
+  bool hasAnnotations() const { return !Pure.empty() || !Safe.empty(); }
   // Functions that are never cloned nor instrumented.
   bool isUninstrumented(const llvm::Function &F) const;
 

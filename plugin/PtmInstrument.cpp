@@ -61,13 +61,13 @@ const char *const InstrumentedFlag = "ptm.instrumented";
 
 // Whether the unit uses ptm at all (regions, the API, PTM_SAFE): if not, its
 // clones reference the runtime weakly so that it links without a library.
-bool usesPtm(Module &M, bool HasRegions) {
-  if (HasRegions)
+bool usesPtm(Module &M, const CalleeClassifier &CC, bool HasRegions) {
+  if (HasRegions || CC.hasAnnotations())
     return true;
   for (Function &F : M)
     if (CalleeClassifier::isRuntimeName(F.getName()) && !F.use_empty())
       return true;
-  return M.getGlobalVariable("llvm.global.annotations") != nullptr;
+  return false;
 }
 
 } // namespace
@@ -98,7 +98,7 @@ PreservedAnalyses PtmLowerPass::run(Module &M, ModuleAnalysisManager &) {
       Regions.emplace_back(&F, std::move(R));
   }
 
-  RuntimeCallbacks RT(M, /*Weak=*/!usesPtm(M, !Regions.empty()));
+  RuntimeCallbacks RT(M, /*Weak=*/!usesPtm(M, CC, !Regions.empty()));
   CloneBuilder Clones(M, CC);
   for (auto &[F, R] : Regions)
     for (Instruction *I : R->InTx)
