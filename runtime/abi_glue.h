@@ -22,6 +22,7 @@
 #include "runtime/clone_table.h"
 #include "runtime/describe.h"
 #include "runtime/events.h"
+#include "runtime/policy_base.h"
 #include "runtime/report.h"
 #include "runtime/stats.h"
 #include "runtime/tx_alloc.h"
@@ -99,6 +100,7 @@ template <class P> struct Runtime {
               PTM_LIBNAME);
       P::on_event(tx, Event::Abort, 0);
       rollback_attempt(tx);
+      count_abort(tx, AbortCause::Validation);
       return 1;
     }
     commit_allocations<P>(tx);
@@ -165,7 +167,31 @@ template <class P> struct Runtime {
             tx.where ? tx.where : "?",
             tx.irrevocable_why ? tx.irrevocable_why : "?");
     P::on_event(tx, Event::Restart, 0);
+    count_abort(tx, AbortCause::Restart);
     abort(tx);
+  }
+
+  // A policy found a conflict (policy_base.h: tx_conflict).
+  [[noreturn]] static PTM_SLOW void conflict(TxThread &tx, AbortCause why) {
+    count_abort(tx, why);
+    abort(tx);
+  }
+
+  static void count_abort(TxThread &tx, AbortCause why) {
+    switch (why) {
+    case AbortCause::ReadConflict:
+      stat_add(tx.stats->aborts_read);
+      break;
+    case AbortCause::WriteConflict:
+      stat_add(tx.stats->aborts_write);
+      break;
+    case AbortCause::Validation:
+      stat_add(tx.stats->aborts_validation);
+      break;
+    case AbortCause::Restart:
+      stat_add(tx.stats->aborts_restart);
+      break;
+    }
   }
 
   [[noreturn]] static PTM_SLOW void injected_abort(TxThread &tx) {
@@ -512,6 +538,11 @@ template <class P> void Runtime<P>::atomic(void (*fn)(void *), void *arg) {
         clone_lookup(reinterpret_cast<const void *>(fn), "ptm_atomic"));
     clone(arg);
   } while (commit() != 0);
+}
+
+template <class P>
+[[noreturn]] PTM_SLOW void tx_conflict(TxThread &tx, AbortCause why) {
+  Runtime<P>::conflict(tx, why);
 }
 
 } // namespace ptm

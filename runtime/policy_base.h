@@ -29,6 +29,21 @@
 //   on_event         hook told about every ABI call (events.h)
 //   inject_abort     asked at every barrier: true aborts the attempt there
 //
+// Aborting from inside the policy (concurrent algorithms): a barrier, begin or
+// commit that detects a conflict calls
+//
+//   tx_conflict<P>(tx, AbortCause::ReadConflict);    // [[noreturn]]
+//
+// which the glue (abi_glue.h) implements as the abort path: P::rollback, the
+// attempt's allocations and saved locals are undone, aborts and the cause's
+// counter are incremented, and it longjmps to the checkpoint (the plugin
+// re-executes, calling __ptm_tx_begin again). It must not be called in an
+// irrevocable transaction. A commit whose validation fails may instead return
+// false (counted as AbortCause::Validation); both are legal from commit.
+// Policies that must know that a rollback ends the transaction for good (an
+// exception left it) watch for Event::UnwindRollback in on_event, which the
+// glue reports just before calling rollback.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POLICY_BASE_H
 #define PTM_RUNTIME_POLICY_BASE_H
@@ -45,6 +60,18 @@
 #endif
 
 namespace ptm {
+
+// Why an attempt aborted (ptm_stats_t: aborts_read, aborts_write,
+// aborts_validation, aborts_restart).
+enum class AbortCause : unsigned {
+  ReadConflict,  // a read met a locked or newer location
+  WriteConflict, // a write (or commit-time locking) could not get its lock
+  Validation,    // the read set was no longer valid
+  Restart,       // ptm_restart
+};
+
+// The glue's abort path for policies (defined in abi_glue.h).
+template <class P> [[noreturn]] void tx_conflict(TxThread &tx, AbortCause why);
 
 struct PolicyBase {
   using Pool = VolatilePool;

@@ -47,6 +47,15 @@ void print_row(FILE *out, const char *label, const ptm_stats_t &s) {
           (unsigned long long)s.frees);
 }
 
+void print_causes(FILE *out, const char *label, const ptm_stats_t &s) {
+  fprintf(out, "ptm: %-8s %12llu %12llu %12llu %12llu %12llu %12llu\n", label,
+          (unsigned long long)s.aborts_read, (unsigned long long)s.aborts_write,
+          (unsigned long long)s.aborts_validation,
+          (unsigned long long)s.aborts_restart,
+          (unsigned long long)s.hourglass_waits,
+          (unsigned long long)s.hourglass_distressed);
+}
+
 void print_at_exit() { ptm_stats_print(stderr); }
 
 // PTM_STATS=1: print the figures when the process exits.
@@ -117,5 +126,16 @@ extern "C" void ptm_stats_print(FILE *out) {
     accumulate(sum, s);
   }
   print_row(out, "total", sum);
+  // Second table: aborts by cause and the hourglass.
+  fprintf(out, "ptm: %-8s %12s %12s %12s %12s %12s %12s\n", "thread",
+          "abort_read", "abort_write", "abort_valid", "abort_restart",
+          "hg_waits", "hg_distress");
+  index = registry_count;
+  for (ThreadRecord *r = registry_head; r; r = r->next) {
+    char label[32];
+    snprintf(label, sizeof label, "#%zu", --index);
+    print_causes(out, label, load(r->stats));
+  }
+  print_causes(out, "total", sum);
   fflush(out);
 }

@@ -85,6 +85,14 @@ typedef struct ptm_stats {
   uint64_t log_entries; /* undo/redo log entries appended              */
   uint64_t allocs;      /* transactional allocations                   */
   uint64_t frees;       /* transactional frees                         */
+  /* Aborts by cause (their sum plus injected aborts is `aborts`):      */
+  uint64_t aborts_read;          /* a read met a conflicting writer/version */
+  uint64_t aborts_write;         /* a write (or commit) could not lock      */
+  uint64_t aborts_validation;    /* validation failed (commit, upgrade)     */
+  uint64_t aborts_restart;       /* ptm_restart                             */
+  uint64_t hourglass_waits;      /* begins that waited for a distressed or
+                                    irrevocable transaction                 */
+  uint64_t hourglass_distressed; /* times this thread took the hourglass */
 } ptm_stats_t;
 
 /* Totals over every thread that has run a transaction (finished threads
