@@ -1,0 +1,113 @@
+//===- persistent_heap.h - the persistent allocator -------------*- C++ -*-===//
+//
+// PersistentHeap manages a heap region [base, base+len) inside a persistent
+// pool that is always mapped at the same address (pointers are plain
+// addresses). Layout and algorithms: docs/palloc.md.
+//
+// Every change of persistent metadata after format() goes through a
+// HeapWriter, which the runtime implements as a transactional write of the
+// running transaction: an aborted or crashed transaction's allocations vanish
+// with its log, and a free applied at commit is atomic with the transaction.
+// The heap's volatile indexes are hints only; the persistent metadata read
+// through the writer is the truth, so the heap needs no abort callback.
+//
+// A writer call may abort the transaction (and never return, e.g. longjmp):
+// the heap holds no lock and no object with a destructor across writer calls.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_PALLOC_PERSISTENT_HEAP_H
+#define PTM_RUNTIME_PALLOC_PERSISTENT_HEAP_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ptm {
+
+// How the allocator's metadata changes reach persistence: every write of a
+// metadata word goes through the writer (a transactional write of the running
+// transaction) and every read of metadata through read (a transaction may see
+// its own pending redo writes). Metadata words are 8-byte aligned.
+struct HeapWriter {
+  virtual uint64_t read(const uint64_t *addr) = 0;
+  virtual void write(uint64_t *addr, uint64_t value) = 0;
+
+protected:
+  ~HeapWriter() = default;
+};
+
+struct HeapStats {
+  uint64_t bytes_total;      // bytes of all chunks (the allocatable area)
+  uint64_t bytes_allocated;  // usable bytes of allocated blocks
+  uint64_t blocks_allocated; // allocated blocks (small and large)
+  uint64_t bytes_free;       // bytes of free blocks and free chunks
+  uint64_t chunks_total;     // chunks of the region
+  uint64_t chunks_free;      // chunks owned by nobody
+  uint64_t chunks_small;     // chunks carved into one size class
+  uint64_t chunks_large;     // chunks of large blocks (head and rest)
+  uint64_t large_blocks;     // allocated blocks larger than the classes
+};
+
+class PersistentHeap {
+public:
+  // Default alignment (and granularity) of every block: coarse-grained
+  // logging (paper IV-B) needs blocks aligned to the logging granularity,
+  // 16, 32 or 64 bytes, chosen at format time and recorded in the region.
+  static constexpr size_t kDefaultGranularity = 16;
+  // Largest alignment allocate() accepts.
+  static constexpr size_t kMaxAlign = 4096;
+  // Thread (arena) indexes are 0 .. kMaxThreads-1.
+  static constexpr unsigned kMaxThreads = 256;
+  // Regions smaller than this hold no chunk (every allocation fails).
+  static size_t min_region_size();
+
+  PersistentHeap();
+  ~PersistentHeap();
+  PersistentHeap(const PersistentHeap &) = delete;
+  PersistentHeap &operator=(const PersistentHeap &) = delete;
+
+  // At pool creation: lays out empty metadata with plain stores; the caller
+  // flushes [base, base+len) (only the metadata part is written).
+  // GRANULARITY: 16, 32 or 64.
+  static void format(void *base, size_t len,
+                     size_t granularity = kDefaultGranularity);
+
+  // At every open, after the pool's log recovery: validates the region's
+  // header and metadata (check()) and rebuilds the volatile indexes. False
+  // with a message in *error if the metadata is damaged.
+  bool attach(void *base, size_t len, std::string *error);
+
+  // SIZE > 0; ALIGN 0 = the granularity; otherwise a power of two up to
+  // kMaxAlign. THREAD: the thread's persistent slot (its arena). Returns
+  // nullptr when the heap is full or the request is invalid.
+  void *allocate(size_t size, size_t align, unsigned thread, HeapWriter &w);
+  // PTR from allocate (nullptr is ignored); may be another thread's block.
+  // A pointer that is not an allocated block is a fatal error.
+  void release(void *ptr, unsigned thread, HeapWriter &w);
+  // Usable bytes of the block at PTR (0 if PTR is not a block start).
+  size_t usable_size(const void *ptr) const;
+  // True if PTR is inside the heap's block area.
+  bool contains(const void *ptr) const;
+
+  // Full structural check of the persistent metadata; false + message on
+  // damage. Plain loads: call it when no transaction is running.
+  bool check(std::string *error) const;
+  // Counts from the persistent metadata (plain loads, committed state).
+  HeapStats stats() const;
+
+  size_t granularity() const { return granularity_; }
+  bool attached() const { return header_ != nullptr; }
+
+  struct Impl;
+
+private:
+  struct Header;
+  Header *header_ = nullptr;
+  size_t granularity_ = kDefaultGranularity;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace ptm
+
+#endif // PTM_RUNTIME_PALLOC_PERSISTENT_HEAP_H

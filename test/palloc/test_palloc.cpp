@@ -1,0 +1,767 @@
+//===- test_palloc.cpp - unit tests of the persistent allocator -----------===//
+//
+// palloc_tests NAME runs one test (see main). The heap lives in an mmap'd
+// region; a test writer stores directly and keeps an undo list, so a test
+// can "abort" (undo), "commit" (forget) and "crash" (copy the region bytes
+// and roll the copy back with the undo list, as the pool's recovery would).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/palloc/persistent_heap.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <string>
+#include <sys/mman.h>
+#include <thread>
+#include <utility>
+#include <vector>
+
+using ptm::HeapStats;
+using ptm::HeapWriter;
+using ptm::PersistentHeap;
+
+static int failures = 0;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      if (++failures > 20)                                                     \
+        exit(1);                                                               \
+    }                                                                          \
+  } while (0)
+
+#define CHECK_EQ(a, b)                                                         \
+  do {                                                                         \
+    auto ca_ = (a);                                                            \
+    auto cb_ = (b);                                                            \
+    if (!(ca_ == cb_)) {                                                       \
+      fprintf(stderr, "%s:%d: CHECK_EQ failed: %s == %s (%llu vs %llu)\n",     \
+              __FILE__, __LINE__, #a, #b, (unsigned long long)ca_,             \
+              (unsigned long long)cb_);                                        \
+      if (++failures > 20)                                                     \
+        exit(1);                                                               \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+// Direct stores with an undo list: one "transaction" at a time.
+struct UndoWriter final : HeapWriter {
+  std::vector<std::pair<uint64_t *, uint64_t>> undo;
+  uint64_t reads = 0, writes = 0;
+  uint64_t read(const uint64_t *addr) override {
+    ++reads;
+    return *addr;
+  }
+  void write(uint64_t *addr, uint64_t value) override {
+    ++writes;
+    undo.emplace_back(addr, *addr);
+    *addr = value;
+  }
+  void commit() { undo.clear(); }
+  void abort() {
+    for (size_t i = undo.size(); i-- > 0;)
+      *undo[i].first = undo[i].second;
+    undo.clear();
+  }
+};
+
+struct Region {
+  char *base = nullptr;
+  size_t len = 0;
+  explicit Region(size_t n) : len(n) {
+    void *p = mmap(nullptr, n, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      perror("mmap");
+      exit(1);
+    }
+    base = static_cast<char *>(p);
+  }
+  ~Region() { munmap(base, len); }
+  Region(const Region &) = delete;
+  Region &operator=(const Region &) = delete;
+};
+
+bool attach(PersistentHeap &h, Region &r) {
+  std::string err;
+  bool ok = h.attach(r.base, r.len, &err);
+  if (!ok)
+    fprintf(stderr, "attach: %s\n", err.c_str());
+  return ok;
+}
+
+bool checked(const PersistentHeap &h) {
+  std::string err;
+  bool ok = h.check(&err);
+  if (!ok)
+    fprintf(stderr, "check: %s\n", err.c_str());
+  return ok;
+}
+
+bool same_stats(const HeapStats &a, const HeapStats &b) {
+  return memcmp(&a, &b, sizeof a) == 0;
+}
+
+void fill(void *p, size_t n, uint8_t tag) { memset(p, tag, n); }
+bool filled(const void *p, size_t n, uint8_t tag) {
+  const uint8_t *b = static_cast<const uint8_t *>(p);
+  for (size_t i = 0; i < n; ++i)
+    if (b[i] != tag)
+      return false;
+  return true;
+}
+
+struct Block {
+  void *p;
+  size_t n;
+  uint8_t tag;
+};
+
+const size_t kSizes[] = {1,    8,    16,   17,    24,    32,     33,
+                         48,   63,   64,   65,    100,   128,    200,
+                         255,  256,  300,  500,   512,   700,    1000,
+                         1024, 1500, 2048, 3000,  4096,  5000,   6000,
+                         7000, 8192, 8193, 65536, 65537, 100000, 1 << 20};
+
+// ---------------------------------------------------------------------------
+
+void test_basic() {
+  Region r(64 << 20);
+  PersistentHeap::format(r.base, r.len);
+  PersistentHeap h;
+  CHECK(attach(h, r));
+  CHECK(checked(h));
+  HeapStats s0 = h.stats();
+  CHECK(s0.chunks_total > 900);
+  CHECK_EQ(s0.blocks_allocated, 0u);
+  CHECK_EQ(s0.bytes_free, s0.bytes_total);
+  UndoWriter w;
+  std::vector<Block> blocks;
+  uint8_t tag = 1;
+  for (int rep = 0; rep < 3; ++rep)
+    for (size_t n : kSizes) {
+      void *p = h.allocate(n, 0, 0, w);
+      CHECK(p);
+      if (!p)
+        continue;
+      CHECK(h.contains(p));
+      CHECK_EQ(reinterpret_cast<uintptr_t>(p) % 16, 0u);
+      CHECK(h.usable_size(p) >= n);
+      fill(p, h.usable_size(p), tag);
+      blocks.push_back({p, h.usable_size(p), tag});
+      tag = uint8_t(tag % 250 + 1);
+    }
+  w.commit();
+  for (const Block &b : blocks)
+    CHECK(filled(b.p, b.n, b.tag));
+  CHECK(checked(h));
+  HeapStats s1 = h.stats();
+  CHECK_EQ(s1.blocks_allocated, blocks.size());
+  uint64_t bytes = 0;
+  for (const Block &b : blocks)
+    bytes += b.n;
+  CHECK_EQ(s1.bytes_allocated, bytes);
+  CHECK(!h.contains(r.base));
+  CHECK_EQ(h.usable_size(r.base), 0u);
+  // Free every other block from another thread's arena, then the rest.
+  for (size_t i = 0; i < blocks.size(); i += 2)
+    h.release(blocks[i].p, 7, w);
+  for (size_t i = 1; i < blocks.size(); i += 2)
+    CHECK(filled(blocks[i].p, blocks[i].n, blocks[i].tag));
+  for (size_t i = 1; i < blocks.size(); i += 2)
+    h.release(blocks[i].p, 0, w);
+  h.release(nullptr, 0, w);
+  w.commit();
+  CHECK(checked(h));
+  HeapStats s2 = h.stats();
+  CHECK_EQ(s2.blocks_allocated, 0u);
+  CHECK_EQ(s2.bytes_allocated, 0u);
+  CHECK_EQ(s2.bytes_total, s0.bytes_total);
+  // Many blocks of every class: no overlap.
+  blocks.clear();
+  std::mt19937 rng(1);
+  for (int i = 0; i < 20000; ++i) {
+    size_t n = 1 + rng() % 3000;
+    void *p = h.allocate(n, 0, i % 3, w);
+    CHECK(p);
+    fill(p, n, uint8_t(i % 251 + 1));
+    blocks.push_back({p, n, uint8_t(i % 251 + 1)});
+  }
+  for (const Block &b : blocks)
+    CHECK(filled(b.p, b.n, b.tag));
+  for (const Block &b : blocks)
+    h.release(b.p, 1, w);
+  w.commit();
+  CHECK(checked(h));
+  CHECK_EQ(h.stats().blocks_allocated, 0u);
+}
+
+void test_align() {
+  Region r(32 << 20);
+  PersistentHeap::format(r.base, r.len);
+  PersistentHeap h;
+  CHECK(attach(h, r));
+  UndoWriter w;
+  std::vector<Block> blocks;
+  for (size_t a = 16; a <= 4096; a *= 2)
+    for (size_t n : {size_t(1), size_t(17), size_t(100), size_t(1000),
+                     size_t(4096), size_t(5000), size_t(70000)}) {
+      for (int k = 0; k < 5; ++k) {
+        void *p = h.allocate(n, a, 1, w);
+        CHECK(p);
+        if (!p)
+          continue;
+        CHECK_EQ(reinterpret_cast<uintptr_t>(p) % a, 0u);
+        CHECK(h.usable_size(p) >= n);
+        fill(p, n, uint8_t(blocks.size() % 200 + 1));
+        blocks.push_back({p, n, uint8_t(blocks.size() % 200 + 1)});
+      }
+    }
+  CHECK(h.allocate(16, 8192, 0, w) == nullptr);
+  CHECK(h.allocate(16, 48, 0, w) == nullptr);
+  void *p8 = h.allocate(16, 8, 0, w); // below the granularity: granularity
+  CHECK(p8 && reinterpret_cast<uintptr_t>(p8) % 16 == 0);
+  h.release(p8, 0, w);
+  for (const Block &b : blocks)
+    CHECK(filled(b.p, b.n, b.tag));
+  for (const Block &b : blocks)
+    h.release(b.p, 0, w);
+  w.commit();
+  CHECK(checked(h));
+  CHECK_EQ(h.stats().blocks_allocated, 0u);
+}
+
+void test_granularity() {
+  for (size_t g : {32, 64}) {
+    Region r(16 << 20);
+    PersistentHeap::format(r.base, r.len, g);
+    PersistentHeap h;
+    CHECK(attach(h, r));
+    CHECK_EQ(h.granularity(), g);
+    UndoWriter w;
+    std::vector<void *> ps;
+    for (size_t n = 1; n <= 9000; n += 7) {
+      void *p = h.allocate(n, 0, 0, w);
+      CHECK(p);
+      CHECK_EQ(reinterpret_cast<uintptr_t>(p) % g, 0u);
+      CHECK_EQ(h.usable_size(p) % g, 0u);
+      ps.push_back(p);
+    }
+    for (void *p : ps)
+      h.release(p, 0, w);
+    w.commit();
+    CHECK(checked(h));
+  }
+}
+
+void test_exhaustion() {
+  Region r(2 << 20);
+  PersistentHeap::format(r.base, r.len);
+  PersistentHeap h;
+  CHECK(attach(h, r));
+  HeapStats s0 = h.stats();
+  UndoWriter w;
+  auto fill_up = [&](std::vector<void *> &ps) {
+    for (;;) {
+      void *p = h.allocate(64, 0, 2, w);
+      if (!p)
+        break;
+      ps.push_back(p);
+    }
+  };
+  std::vector<void *> ps;
+  fill_up(ps);
+  CHECK_EQ(ps.size(), s0.chunks_total * (65536 / 64));
+  CHECK(h.allocate(65536, 0, 2, w) == nullptr);
+  CHECK(h.allocate(16, 0, 3, w) == nullptr); // other arena, other class
+  CHECK(checked(h));
+  // Abort all of it: everything is free again, and allocatable again.
+  w.abort();
+  CHECK(checked(h));
+  CHECK(same_stats(h.stats(), s0));
+  std::vector<void *> again;
+  fill_up(again);
+  CHECK_EQ(again.size(), ps.size());
+  w.commit();
+  // Free all; empty chunks go back (one per class stays with the arena).
+  for (void *p : again)
+    h.release(p, 1, w);
+  w.commit();
+  CHECK(checked(h));
+  HeapStats s1 = h.stats();
+  CHECK_EQ(s1.blocks_allocated, 0u);
+  CHECK(s1.chunks_free + 1 >= s0.chunks_total);
+  size_t big = (s1.chunks_free) * 65536;
+  void *p = h.allocate(big, 0, 0, w);
+  CHECK(p);
+  CHECK(h.allocate(1, 0, 3, w) == nullptr || s1.chunks_free < s0.chunks_total);
+  if (p) {
+    CHECK_EQ(h.usable_size(p), big);
+    memset(p, 0xab, big);
+    h.release(p, 0, w);
+  }
+  w.commit();
+  CHECK(h.allocate(s0.bytes_total + 1, 0, 0, w) == nullptr);
+  // A region that holds no chunk.
+  Region tiny(8192);
+  PersistentHeap::format(tiny.base, tiny.len);
+  PersistentHeap t;
+  CHECK(attach(t, tiny));
+  CHECK(t.allocate(16, 0, 0, w) == nullptr);
+  CHECK(checked(t));
+}
+
+void test_abort() {
+  Region r(16 << 20);
+  PersistentHeap::format(r.base, r.len);
+  PersistentHeap h;
+  CHECK(attach(h, r));
+  UndoWriter w;
+  std::vector<Block> kept;
+  for (size_t i = 0; i < 300; ++i) {
+    size_t n = kSizes[i % (sizeof kSizes / sizeof *kSizes - 2)];
+    void *p = h.allocate(n, 0, 0, w);
+    fill(p, n, uint8_t(i % 200 + 1));
+    kept.push_back({p, n, uint8_t(i % 200 + 1)});
+  }
+  w.commit();
+  HeapStats before = h.stats();
+  for (int round = 0; round < 20; ++round) {
+    // A transaction allocates, frees committed blocks, then aborts.
+    std::vector<void *> fresh;
+    for (int i = 0; i < 500; ++i)
+      fresh.push_back(
+          h.allocate(16 + (i * 37) % 3000 + round * 1000, 0, round % 2, w));
+    fresh.push_back(h.allocate(200000, 0, 0, w));
+    for (size_t i = round % 3; i < kept.size(); i += 3)
+      h.release(kept[i].p, round % 4, w);
+    for (size_t i = 0; i < fresh.size(); i += 2)
+      h.release(fresh[i], 0, w);
+    w.abort();
+    CHECK(checked(h));
+    CHECK(same_stats(h.stats(), before));
+    for (const Block &b : kept)
+      CHECK_EQ(h.usable_size(b.p) >= b.n, true);
+  }
+  // After the aborts, new blocks never overlap the kept ones.
+  std::vector<Block> more;
+  for (int i = 0; i < 3000; ++i) {
+    size_t n = 16 + (i * 53) % 5000;
+    void *p = h.allocate(n, 0, i % 2, w);
+    CHECK(p);
+    fill(p, n, 0xee);
+    more.push_back({p, n, 0xee});
+  }
+  w.commit();
+  for (const Block &b : kept)
+    CHECK(filled(b.p, b.n, b.tag));
+  for (const Block &b : more)
+    h.release(b.p, 0, w);
+  for (const Block &b : kept)
+    h.release(b.p, 0, w);
+  w.commit();
+  CHECK(checked(h));
+  CHECK_EQ(h.stats().blocks_allocated, 0u);
+}
+
+void test_crash() {
+  Region r(64 << 20);
+  PersistentHeap::format(r.base, r.len);
+  PersistentHeap h;
+  CHECK(attach(h, r));
+  UndoWriter w;
+  std::vector<void *> live;
+  for (int i = 0; i < 2000; ++i)
+    live.push_back(h.allocate(1 + (i * 97) % 10000, 0, i % 4, w));
+  live.push_back(h.allocate(300000, 0, 1, w));
+  for (size_t i = 0; i < live.size(); i += 5)
+    h.release(live[i], 0, w);
+  w.commit();
+  HeapStats committed = h.stats();
+
+  // A clean copy re-attaches with identical stats.
+  {
+    Region copy(r.len);
+    memcpy(copy.base, r.base, r.len);
+    PersistentHeap h2;
+    CHECK(attach(h2, copy));
+    CHECK(checked(h2));
+    CHECK(same_stats(h2.stats(), committed));
+  }
+  // A crash in the middle of a transaction: the copy has the uncommitted
+  // writes in place; recovery undoes them (the pool's undo log).
+  for (int i = 0; i < 700; ++i)
+    h.allocate(1 + (i * 31) % 20000, 0, 2, w);
+  for (size_t i = 1; i < live.size(); i += 5)
+    h.release(live[i], 3, w);
+  {
+    Region copy(r.len);
+    memcpy(copy.base, r.base, r.len);
+    ptrdiff_t delta = copy.base - r.base;
+    for (size_t i = w.undo.size(); i-- > 0;) {
+      auto *a = reinterpret_cast<uint64_t *>(
+          reinterpret_cast<char *>(w.undo[i].first) + delta);
+      *a = w.undo[i].second;
+    }
+    PersistentHeap h2;
+    CHECK(attach(h2, copy));
+    CHECK(checked(h2));
+    CHECK(same_stats(h2.stats(), committed));
+    // Without recovery the copy is still consistent (the transaction's
+    // allocations look committed), just different.
+  }
+  w.commit();
+  HeapStats after = h.stats();
+  Region copy(r.len);
+  memcpy(copy.base, r.base, r.len);
+  PersistentHeap h3;
+  CHECK(attach(h3, copy));
+  CHECK(same_stats(h3.stats(), after));
+  // The re-attached heap allocates without overlapping the live blocks.
+  UndoWriter w3;
+  for (int i = 0; i < 1000; ++i) {
+    void *p = h3.allocate(1 + (i * 13) % 9000, 0, i % 4, w3);
+    CHECK(p);
+  }
+  w3.commit();
+  CHECK(checked(h3));
+  CHECK_EQ(h3.stats().blocks_allocated, after.blocks_allocated + 1000);
+}
+
+void test_corrupt() {
+  Region r(8 << 20);
+  PersistentHeap::format(r.base, r.len);
+  PersistentHeap h;
+  CHECK(attach(h, r));
+  UndoWriter w;
+  void *a = h.allocate(48, 0, 0, w);     // class 48: 1365 blocks per chunk
+  void *b = h.allocate(200000, 0, 1, w); // large: 4 chunks
+  CHECK(a && b);
+  w.commit();
+  CHECK(checked(h));
+  // Chunk records follow the 4096-byte header, 576 bytes each.
+  auto record = [&](uint32_t ch) {
+    return reinterpret_cast<uint64_t *>(r.base + 4096 + size_t(ch) * 576);
+  };
+  uint32_t cha = 0; // the first claimed chunk
+  CHECK(record(cha)[0] != 0);
+  auto expect_damage = [&](uint64_t *word, uint64_t bit, const char *what) {
+    *word ^= bit;
+    std::string err;
+    CHECK(!h.check(&err));
+    PersistentHeap h2;
+    CHECK(!h2.attach(r.base, r.len, &err));
+    fprintf(stderr, "  %s: %s\n", what, err.c_str());
+    *word ^= bit;
+    CHECK(checked(h));
+  };
+  for (int bit = 0; bit < 64; ++bit)
+    expect_damage(&record(cha)[0], uint64_t(1) << bit, "small state bit");
+  // Bit 1365 = word 21 bit 21 is beyond the 48-byte class's blocks.
+  expect_damage(&record(cha)[8 + 21], uint64_t(1) << 21, "bitmap tail bit");
+  expect_damage(&record(cha)[8 + 63], 1, "bitmap word past the class");
+  expect_damage(&record(cha)[3], 1, "reserved word");
+  // The large block's head and a continuation.
+  uint32_t chb = 0;
+  while (chb < 100 && (record(chb)[0] & 0xff) != 2)
+    ++chb;
+  CHECK(chb < 100);
+  for (int bit = 0; bit < 64; bit += 5)
+    expect_damage(&record(chb)[0], uint64_t(1) << bit, "large head bit");
+  expect_damage(&record(chb + 2)[0], uint64_t(1) << 30, "continuation bit");
+  expect_damage(&record(chb + 2)[0], ~uint64_t(0), "continuation word");
+  expect_damage(&record(chb + 1)[8], 4, "bitmap bit in a large chunk");
+  // A free chunk.
+  expect_damage(&record(chb + 10)[0], uint64_t(1) << 9, "free state bit");
+  expect_damage(&record(chb + 10)[8 + 5], 1, "free chunk bitmap bit");
+  // The header.
+  uint64_t *hdr = reinterpret_cast<uint64_t *>(r.base);
+  for (int word = 0; word < 9; ++word) {
+    hdr[word] ^= 2;
+    std::string err;
+    PersistentHeap h2;
+    CHECK(!h2.attach(r.base, r.len, &err));
+    fprintf(stderr, "  header word %d: %s\n", word, err.c_str());
+    hdr[word] ^= 2;
+  }
+  std::string err;
+  PersistentHeap h2;
+  CHECK(!h2.attach(r.base, r.len - 65536, &err));
+  fprintf(stderr, "  wrong length: %s\n", err.c_str());
+  CHECK(attach(h2, r));
+}
+
+// ---- multi-thread stress with a two-phase-locking writer -------------------
+//
+// Each "transaction" locks (exclusively) the stripe of every word it reads or
+// writes; a stripe held by another thread is a conflict: the writer throws,
+// the transaction undoes its writes and retries, just as a TM would abort
+// from inside a barrier (in the middle of an allocator call).
+
+struct Conflict {};
+
+struct Stripes {
+  static constexpr size_t kN = 4096;
+  std::atomic<int> owner[kN];
+  Stripes() {
+    for (auto &o : owner)
+      o.store(-1);
+  }
+  size_t of(const void *a) const {
+    return (reinterpret_cast<uintptr_t>(a) >> 3) % kN;
+  }
+};
+
+struct LockingWriter final : HeapWriter {
+  Stripes &s;
+  int me;
+  std::vector<std::pair<uint64_t *, uint64_t>> undo;
+  std::vector<size_t> held;
+  std::mt19937 rng;
+  unsigned inject = 0; // 1 in INJECT writer calls aborts
+  uint64_t conflicts = 0, injected = 0;
+  LockingWriter(Stripes &st, int id) : s(st), me(id), rng(id) {}
+  void lock(const void *a) {
+    size_t i = s.of(a);
+    int cur = s.owner[i].load(std::memory_order_acquire);
+    if (cur == me)
+      return;
+    int expect = -1;
+    if (!s.owner[i].compare_exchange_strong(expect, me,
+                                            std::memory_order_acquire)) {
+      ++conflicts;
+      throw Conflict{};
+    }
+    held.push_back(i);
+  }
+  void maybe_inject() {
+    if (inject && rng() % inject == 0) {
+      ++injected;
+      throw Conflict{};
+    }
+  }
+  uint64_t read(const uint64_t *addr) override {
+    maybe_inject();
+    lock(addr);
+    return *addr;
+  }
+  void write(uint64_t *addr, uint64_t value) override {
+    maybe_inject();
+    lock(addr);
+    undo.emplace_back(addr, *addr);
+    *addr = value;
+  }
+  void unlock_all() {
+    for (size_t i : held)
+      s.owner[i].store(-1, std::memory_order_release);
+    held.clear();
+  }
+  void commit() {
+    undo.clear();
+    unlock_all();
+  }
+  void abort() {
+    for (size_t i = undo.size(); i-- > 0;)
+      *undo[i].first = undo[i].second;
+    undo.clear();
+    unlock_all();
+  }
+};
+
+template <class F> void run_tx(LockingWriter &w, F body) {
+  for (unsigned attempt = 0;; ++attempt) {
+    try {
+      body();
+      w.commit();
+      return;
+    } catch (Conflict &) {
+      w.abort();
+      if (attempt > 4)
+        std::this_thread::yield();
+    }
+  }
+}
+
+void test_stress() {
+  Region r(256 << 20);
+  PersistentHeap::format(r.base, r.len);
+  PersistentHeap h;
+  CHECK(attach(h, r));
+  Stripes stripes;
+  constexpr int kThreads = 4;
+  constexpr int kOps = 60000;
+  std::mutex xmu;
+  std::vector<Block> exchange; // blocks handed to other threads to free
+  std::atomic<int> bad{0};
+  std::atomic<uint64_t> live_total{0};
+  std::vector<std::vector<Block>> remaining(kThreads);
+
+  auto worker = [&](int t) {
+    LockingWriter w(stripes, t);
+    w.inject = 50;
+    std::mt19937 rng(t * 7919 + 1);
+    std::vector<Block> mine;
+    for (int op = 0; op < kOps; ++op) {
+      unsigned dice = rng() % 100;
+      if (dice < 55 || mine.empty()) {
+        size_t n = rng() % 4 == 0 ? 1 + rng() % 9000 : 1 + rng() % 300;
+        if (rng() % 500 == 0)
+          n = 70000 + rng() % 200000;
+        size_t align = rng() % 8 == 0 ? size_t(16) << (rng() % 9) : 0;
+        void *p = nullptr;
+        run_tx(w, [&] {
+          p = h.allocate(n, align, unsigned(t), w);
+          // Sometimes two allocations in one transaction.
+          if (p && rng() % 4 == 0) {
+            void *q = h.allocate(32, 0, unsigned(t), w);
+            if (q)
+              h.release(q, unsigned(t), w);
+          }
+        });
+        if (!p) {
+          ++bad;
+          continue;
+        }
+        if (align && reinterpret_cast<uintptr_t>(p) % align)
+          ++bad;
+        uint8_t tag = uint8_t(t * 60 + op % 59 + 1);
+        fill(p, n, tag);
+        Block b{p, n, tag};
+        if (rng() % 4 == 0) {
+          std::lock_guard<std::mutex> g(xmu);
+          exchange.push_back(b);
+        } else {
+          mine.push_back(b);
+        }
+      } else {
+        Block b{};
+        bool have = false;
+        if (dice < 70) {
+          std::lock_guard<std::mutex> g(xmu);
+          if (!exchange.empty()) {
+            size_t i = rng() % exchange.size();
+            b = exchange[i];
+            exchange[i] = exchange.back();
+            exchange.pop_back();
+            have = true;
+          }
+        }
+        if (!have) {
+          size_t i = rng() % mine.size();
+          b = mine[i];
+          mine[i] = mine.back();
+          mine.pop_back();
+        }
+        if (!filled(b.p, b.n, b.tag))
+          ++bad;
+        run_tx(w, [&] { h.release(b.p, unsigned(t), w); });
+      }
+    }
+    for (const Block &b : mine)
+      if (!filled(b.p, b.n, b.tag))
+        ++bad;
+    live_total += mine.size();
+    remaining[t] = std::move(mine);
+    fprintf(stderr, "  thread %d: %llu conflicts, %llu injected aborts\n", t,
+            (unsigned long long)w.conflicts, (unsigned long long)w.injected);
+  };
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t)
+    ts.emplace_back(worker, t);
+  for (auto &th : ts)
+    th.join();
+  CHECK_EQ(bad.load(), 0);
+  for (const Block &b : exchange)
+    CHECK(filled(b.p, b.n, b.tag));
+  CHECK(checked(h));
+  CHECK_EQ(h.stats().blocks_allocated, live_total.load() + exchange.size());
+  // Everything freed: the heap is empty, and a re-attach agrees.
+  LockingWriter w(stripes, 0);
+  for (auto &v : remaining)
+    for (const Block &b : v)
+      run_tx(w, [&] { h.release(b.p, 0, w); });
+  for (const Block &b : exchange)
+    run_tx(w, [&] { h.release(b.p, 0, w); });
+  CHECK(checked(h));
+  CHECK_EQ(h.stats().blocks_allocated, 0u);
+  PersistentHeap h2;
+  CHECK(attach(h2, r));
+  CHECK(same_stats(h2.stats(), h.stats()));
+}
+
+// ---- a small benchmark (reported, never asserted) --------------------------
+
+void test_bench() {
+  Region r(512 << 20);
+  PersistentHeap::format(r.base, r.len);
+  PersistentHeap h;
+  CHECK(attach(h, r));
+  UndoWriter w;
+  std::vector<void *> ps(1000000);
+  for (size_t n : {16, 64, 256, 1024}) {
+    const int kN = int(std::min<size_t>(ps.size(), (256u << 20) / n));
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kN; ++i) {
+      ps[i] = h.allocate(n, 0, 0, w);
+      w.commit();
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kN; ++i) {
+      h.release(ps[i], 0, w);
+      w.commit();
+    }
+    auto t2 = std::chrono::steady_clock::now();
+    double a = std::chrono::duration<double>(t1 - t0).count();
+    double f = std::chrono::duration<double>(t2 - t1).count();
+    w.reads = w.writes = 0;
+    for (int i = 0; i < 1000; ++i)
+      ps[i] = h.allocate(n, 0, 0, w);
+    double rpa = w.reads / 1000.0, wpa = w.writes / 1000.0;
+    for (int i = 0; i < 1000; ++i)
+      h.release(ps[i], 0, w);
+    w.commit();
+    printf("palloc bench size=%zu allocs_per_s=%.0f frees_per_s=%.0f "
+           "meta_reads_per_alloc=%.2f meta_writes_per_alloc=%.2f\n",
+           n, kN / a, kN / f, rpa, wpa);
+  }
+  CHECK(checked(h));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  struct {
+    const char *name;
+    void (*fn)();
+  } tests[] = {{"basic", test_basic},
+               {"align", test_align},
+               {"granularity", test_granularity},
+               {"exhaustion", test_exhaustion},
+               {"abort", test_abort},
+               {"crash", test_crash},
+               {"corrupt", test_corrupt},
+               {"stress", test_stress},
+               {"bench", test_bench}};
+  int ran = 0;
+  for (auto &t : tests)
+    if (argc < 2 || strcmp(argv[1], t.name) == 0) {
+      fprintf(stderr, "palloc: %s\n", t.name);
+      t.fn();
+      ++ran;
+    }
+  if (!ran) {
+    fprintf(stderr, "palloc_tests: unknown test '%s'\n", argv[1]);
+    return 2;
+  }
+  if (failures)
+    fprintf(stderr, "palloc: %d check(s) failed\n", failures);
+  return failures ? 1 : 0;
+}
