@@ -343,27 +343,36 @@ struct PersistentHeap::Impl {
     }
   }
 
-  // Additive resynchronization of the hints with the metadata: every chunk
-  // that is free, or a small chunk with room that is on no list, is made
-  // visible again (e.g. after aborted claims or allocations).
-  void resync(HeapWriter &w) {
+  // Additive resynchronization of the hints with the metadata, for a
+  // request that found no room (hints go stale when a transaction aborts
+  // after claiming a chunk or filling one). Every free chunk goes back to
+  // the free set; if there is none, every small chunk of class CLS that has
+  // room and is on no list goes back to its arena's list. Reads only state
+  // words, and bitmaps of CLS's unlisted chunks.
+  void resync(unsigned cls, HeapWriter &w) {
+    bool found_free = false;
     for (uint32_t ch = 0; ch < nchunks; ++ch) {
       uint64_t st = w.read(state(ch));
       if (st == 0) {
+        // (The hint keeps what a claim in flight may have stored.)
+        found_free = true;
         mark_free(ch);
         continue;
       }
-      if (!sealed(st))
-        continue;
-      if (kind_of(st) == kLargeHead) {
+      hints[ch].state.store(st, std::memory_order_relaxed);
+      if (kind_of(st) == kLargeHead && sealed(st)) {
         uint64_t n = count_of(st);
-        if (n > 1)
+        if (n > 1 && n <= nchunks - ch)
           ch += uint32_t(n - 1);
-        continue;
       }
-      if (kind_of(st) != kSmall || class_of(st) >= nclasses)
+    }
+    if (found_free || cls >= nclasses)
+      return;
+    for (uint32_t ch = 0; ch < nchunks; ++ch) {
+      uint64_t st = hints[ch].state.load(std::memory_order_relaxed);
+      if (kind_of(st) != kSmall || class_of(st) != cls || !sealed(st))
         continue;
-      unsigned cls = class_of(st), owner = arena_of(st);
+      unsigned owner = arena_of(st);
       if (hints[ch].listed.load(std::memory_order_relaxed) ==
           listed_id(owner, cls))
         continue;
@@ -409,15 +418,16 @@ struct PersistentHeap::Impl {
           ch = a.avail[cls].back();
       }
       if (ch != kNone) {
-        if (void *p = try_alloc_in(ch, cls, arena, w))
+        if (void *p = try_alloc_in(ch, cls, arena, w)) {
           return p;
+        }
         continue;
       }
       if (claim_chunk(cls, arena, w))
         continue;
       if (!resynced) {
         resynced = true;
-        resync(w);
+        resync(cls, w);
         continue;
       }
       if (void *p = steal(cls, arena, w))
@@ -484,7 +494,7 @@ struct PersistentHeap::Impl {
         return chunk_addr(ch);
       }
       if (round == 0)
-        resync(w);
+        resync(kMaxClasses, w);
     }
     return nullptr;
   }
@@ -774,11 +784,11 @@ void *PersistentHeap::allocate(size_t size, size_t align, unsigned thread,
 }
 
 void PersistentHeap::release(void *ptr, unsigned thread, HeapWriter &w) {
-  (void)thread;
   if (!ptr)
     return;
   if (!impl_)
     fatal("ptm_free(%p): the persistent heap is not attached", ptr);
+  (void)thread;
   impl_->release(ptr, w);
 }
 
@@ -789,9 +799,12 @@ size_t PersistentHeap::usable_size(const void *ptr) const {
   size_t off = size_t(static_cast<const char *>(ptr) - m.data);
   uint32_t ch = uint32_t(off >> kChunkShift);
   off &= kChunkSize - 1;
-  uint64_t st = m.hints[ch].state.load(std::memory_order_relaxed);
-  if (st == 0 || !sealed(st))
-    st = *m.state(ch); // the hint may be stale after an aborted free
+  // The committed state word is authoritative when it is not free (a chunk
+  // with a live block cannot change); a free word may be a chunk claimed by
+  // the caller's own uncommitted transaction: then the hint knows it.
+  uint64_t st = *m.state(ch);
+  if (st == 0)
+    st = m.hints[ch].state.load(std::memory_order_relaxed);
   if (!sealed(st))
     return 0;
   if (kind_of(st) == kSmall && class_of(st) < m.nclasses) {

@@ -590,8 +590,10 @@ template <class F> void run_tx(LockingWriter &w, F body) {
   }
 }
 
-void test_stress() {
-  Region r(256 << 20);
+// REGION bytes; a small region makes allocations fail at times (the heap is
+// full), which exercises the resync and steal paths under concurrency.
+void stress(size_t region, bool may_fill) {
+  Region r(region);
   PersistentHeap::format(r.base, r.len);
   PersistentHeap h;
   CHECK(attach(h, r));
@@ -601,6 +603,7 @@ void test_stress() {
   std::mutex xmu;
   std::vector<Block> exchange; // blocks handed to other threads to free
   std::atomic<int> bad{0};
+  std::atomic<int> full{0};
   std::atomic<uint64_t> live_total{0};
   std::vector<std::vector<Block>> remaining(kThreads);
 
@@ -627,7 +630,10 @@ void test_stress() {
           }
         });
         if (!p) {
-          ++bad;
+          if (!may_fill)
+            ++bad;
+          else
+            ++full;
           continue;
         }
         if (align && reinterpret_cast<uintptr_t>(p) % align)
@@ -679,6 +685,8 @@ void test_stress() {
   for (auto &th : ts)
     th.join();
   CHECK_EQ(bad.load(), 0);
+  if (may_fill)
+    fprintf(stderr, "  %d allocations found the heap full\n", full.load());
   for (const Block &b : exchange)
     CHECK(filled(b.p, b.n, b.tag));
   CHECK(checked(h));
@@ -696,6 +704,9 @@ void test_stress() {
   CHECK(attach(h2, r));
   CHECK(same_stats(h2.stats(), h.stats()));
 }
+
+void test_stress() { stress(256 << 20, false); }
+void test_stress_full() { stress(12 << 20, true); }
 
 // ---- a small benchmark (reported, never asserted) --------------------------
 
@@ -749,6 +760,7 @@ int main(int argc, char **argv) {
                {"crash", test_crash},
                {"corrupt", test_corrupt},
                {"stress", test_stress},
+               {"stress-full", test_stress_full},
                {"bench", test_bench}};
   int ran = 0;
   for (auto &t : tests)
