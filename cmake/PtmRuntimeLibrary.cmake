@@ -10,6 +10,16 @@
 set(PTM_RUNTIME_COMPILE_OPTIONS ${PTM_WARNING_FLAGS} -O2 -flto -fPIC
     -fno-plt -ftls-model=initial-exec)
 
+# Pools are mapped with PMDK libpmem.
+list(APPEND PTM_RUNTIME_LINK_LIBS pmem)
+
+# eADR: the caches are in the persistence domain, clwb becomes a no-op
+# (runtime/persist.h). Compile-time, for the whole runtime.
+option(PTM_EADR "Build the runtime for eADR platforms (flushes are no-ops)" OFF)
+if(PTM_EADR)
+  list(APPEND PTM_RUNTIME_COMPILE_OPTIONS -DPTM_EADR=1)
+endif()
+
 function(ptm_add_runtime_library name)
   add_library(ptm_${name}_obj OBJECT ${ARGN})
   target_compile_definitions(ptm_${name}_obj PRIVATE PTM_LIBNAME="${name}")

@@ -1,0 +1,72 @@
+//===- p_cgl_lazy_policy.h - global lock + persistent redo log --*- C++ -*-===//
+//
+// p_cgl_lazy: the paper's "p-lock-lazy". One global lock serializes
+// transactions; writes are buffered in the thread's pool slot
+// (PersistentRedoLog), reads look there first (read-after-write), and commit
+// runs Listing 1's lazy sequence: 2W+2 clwb and 4 sfence for W written
+// words, nothing for a read-only transaction. A rollback drops the log.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_LIBS_P_CGL_LAZY_POLICY_H
+#define PTM_LIBS_P_CGL_LAZY_POLICY_H
+
+#include "libs/persistent_policy_base.h"
+#include "libs/spin_lock.h"
+#include "runtime/persistent_redo_log.h"
+
+namespace ptm {
+
+struct PCglLazyPolicy : PersistentPolicyBase<PCglLazyPolicy> {
+  static constexpr bool kReadsInPlace = false;
+
+  static inline SpinLock global_lock;
+
+  static void begin(TxThread &) {
+    pool::SlotHandle &s = pool::enter_tx();
+    global_lock.lock();
+    PersistentRedoLog::begin(s);
+  }
+
+  static bool commit(TxThread &tx) {
+    pool::SlotHandle &s = pool::tls_slot;
+    apply_frees(tx);
+    flush_allocs(tx);
+    // The lock orders all writers: a plain counter is the commit order.
+    PersistentRedoLog::commit(s, pool::next_commit_order());
+    global_lock.unlock();
+    pool::leave_tx(s);
+    return true;
+  }
+
+  static void rollback(TxThread &) {
+    pool::SlotHandle &s = pool::tls_slot;
+    PersistentRedoLog::discard(s);
+    global_lock.unlock();
+    pool::leave_tx(s);
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static T read(TxThread &, const T *addr) {
+    T value;
+    PersistentRedoLog::read(pool::tls_slot, &value, addr, sizeof value);
+    return value;
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static void write(TxThread &, T *addr,
+                                                   T value) {
+    PersistentRedoLog::write(pool::tls_slot, addr, &value, sizeof value);
+  }
+
+  static void read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
+    PersistentRedoLog::read(pool::tls_slot, priv, tm, n);
+  }
+
+  static void write_bytes(TxThread &, void *tm, const void *priv, size_t n) {
+    PersistentRedoLog::write(pool::tls_slot, tm, priv, n);
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_LIBS_P_CGL_LAZY_POLICY_H

@@ -1,0 +1,119 @@
+//===- persist.h - the only place that issues clwb and sfence ---*- C++ -*-===//
+//
+// Every cache-line write-back and store fence of the runtime goes through
+// here (DESIGN.md "Persistence primitives"), which is what makes counting,
+// latency emulation and crash simulation possible:
+//
+//   clwb(p)             write back the line holding P (counted: ptm_stats.clwb)
+//   flush_range(p, n)   clwb of every line of [p, p+n)
+//   sfence()            store fence (counted: ptm_stats.sfence)
+//
+// Instruction: clwb when the CPU has it (cpuid at load), else clflushopt, else
+// clflush (persist.cpp picks once; the fast path is one predictable branch).
+//
+// Emulated NVM latency: PTM_NVM_LATENCY_NS=N charges N ns per line written
+// back, paid at the next sfence by spinning on the TSC (calibrated at load
+// only when N > 0), so the cost lands where real NVM would stall.
+//
+// eADR (CMake option PTM_EADR=ON, compile-time PTM_EADR=1): caches are in the
+// persistence domain, so clwb is a no-op (not issued, not counted); sfence
+// stays (it orders the stores that make logs and data durable).
+//
+// Crash simulator hooks: built with PTM_PERSIST_HOOKS=1, every flush and
+// fence first calls ptm_persist_observe_flush(line) / ptm_persist_observe_
+// fence(), which a simulator defines. Off by default (no cost).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_PERSIST_H
+#define PTM_RUNTIME_PERSIST_H
+
+#include "runtime/stats.h"
+#include "runtime/tx_thread.h"
+
+#include <cstddef>
+#include <cstdint>
+
+#ifndef PTM_EADR
+#define PTM_EADR 0
+#endif
+#ifndef PTM_PERSIST_HOOKS
+#define PTM_PERSIST_HOOKS 0
+#endif
+
+#if PTM_PERSIST_HOOKS
+extern "C" void ptm_persist_observe_flush(const void *line);
+extern "C" void ptm_persist_observe_fence(void);
+#endif
+
+namespace ptm {
+namespace persist {
+
+constexpr size_t kLineSize = 64;
+
+enum class FlushInsn : uint8_t { Clwb, Clflushopt, Clflush };
+
+// Chosen at load time (persist.cpp).
+extern FlushInsn flush_insn;
+// Emulated latency per written-back line, in TSC ticks (0: none).
+extern uint64_t latency_ticks_per_line;
+// Lines written back by this thread since its last fence (latency only).
+extern __thread uint64_t unfenced_lines;
+
+// The instruction's name, for messages and `ptm-pool info`.
+const char *flush_insn_name();
+
+// Spins for the latency of the lines written back since the last fence.
+void pay_latency() __attribute__((noinline));
+
+__attribute__((always_inline)) inline void clwb(const void *addr) {
+#if PTM_EADR
+  (void)addr;
+#else
+#if PTM_PERSIST_HOOKS
+  ptm_persist_observe_flush(addr);
+#endif
+  auto *p = static_cast<const volatile char *>(addr);
+  if (__builtin_expect(flush_insn == FlushInsn::Clwb, 1))
+    asm volatile("clwb %0" : "+m"(*const_cast<volatile char *>(p)));
+  else if (flush_insn == FlushInsn::Clflushopt)
+    asm volatile("clflushopt %0" : "+m"(*const_cast<volatile char *>(p)));
+  else
+    asm volatile("clflush %0" : "+m"(*const_cast<volatile char *>(p)));
+  stat_add(this_thread().stats->clwb);
+  ++unfenced_lines;
+#endif
+}
+
+__attribute__((always_inline)) inline void sfence() {
+#if PTM_PERSIST_HOOKS
+  ptm_persist_observe_fence();
+#endif
+  asm volatile("sfence" ::: "memory");
+  stat_add(this_thread().stats->sfence);
+#if !PTM_EADR
+  if (__builtin_expect(latency_ticks_per_line != 0, 0))
+    pay_latency();
+#endif
+}
+
+// clwb of every cache line that [addr, addr + n) touches.
+__attribute__((always_inline)) inline void flush_range(const void *addr,
+                                                       size_t n) {
+  if (n == 0)
+    return;
+  auto lo = reinterpret_cast<uintptr_t>(addr) & ~(uintptr_t)(kLineSize - 1);
+  auto hi = reinterpret_cast<uintptr_t>(addr) + n;
+  for (uintptr_t line = lo; line < hi; line += kLineSize)
+    clwb(reinterpret_cast<const void *>(line));
+}
+
+// flush_range + sfence: [addr, addr + n) is durable when this returns.
+inline void persist_range(const void *addr, size_t n) {
+  flush_range(addr, n);
+  sfence();
+}
+
+} // namespace persist
+} // namespace ptm
+
+#endif // PTM_RUNTIME_PERSIST_H

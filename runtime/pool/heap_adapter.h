@@ -1,0 +1,109 @@
+//===- heap_adapter.h - the pool's heap, as a ptm heap ----------*- C++ -*-===//
+//
+// The persistent heap (ptm::PersistentHeap, runtime/palloc) behind the
+// three-function heap interface the transactional allocator uses
+// (volatile_heap.h):
+//
+//   PoolHeap<P>::allocate   inside a transaction: the heap's metadata is read
+//                           and written through P's barriers (TxWriter), so
+//                           the transaction's log makes it atomic, undone by
+//                           an abort or a crash; outside: its own transaction
+//   PoolHeap<P>::release    outside a transaction: its own transaction; at
+//                           depth > 0 (the glue undoing an aborted attempt's
+//                           allocation) nothing: the log already undid it
+//   PoolHeap<P>::free_in_tx a free of the running transaction (the policies
+//                           apply the deferred frees this way inside their
+//                           commit, so a free is atomic with it)
+//
+// A pointer outside the pool (a block from before the program opened it, or
+// from the ordinary heap) is handed to libc free / malloc_usable_size.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_POOL_HEAP_ADAPTER_H
+#define PTM_RUNTIME_POOL_HEAP_ADAPTER_H
+
+#include "runtime/palloc/persistent_heap.h"
+#include "runtime/pool/thread_slot.h"
+#include "runtime/tx_thread.h"
+
+#include <csetjmp>
+#include <cstdlib>
+#include <malloc.h>
+
+namespace ptm {
+namespace pool {
+
+using HeapImpl = PersistentHeap;
+using HeapWriterBase = HeapWriter;
+
+// The heap of the open pool (attached by open_pool; null when none is open).
+extern HeapImpl *pool_heap;
+
+// The heap's arena of the thread's slot.
+inline unsigned heap_arena(uint32_t slot) {
+  return slot % PersistentHeap::kMaxThreads;
+}
+
+// Runs BODY as a transaction of the linked library through the ABI (the way
+// instrumented code does); joins a running transaction.
+template <class F> __attribute__((noinline)) void run_in_tx(F &&body) {
+  do {
+    void *buf = __ptm_tx_checkpoint();
+    _setjmp(static_cast<__jmp_buf_tag *>(buf));
+    __ptm_tx_begin("ptm pool");
+    body();
+  } while (__ptm_tx_commit() != 0);
+}
+
+template <class P> struct TxWriter final : HeapWriterBase {
+  uint64_t read(const uint64_t *addr) override {
+    return P::template read<uint64_t>(this_thread(), addr);
+  }
+  void write(uint64_t *addr, uint64_t value) override {
+    P::template write<uint64_t>(this_thread(), addr, value);
+  }
+};
+
+template <class P> struct PoolHeap {
+  static void *allocate(size_t size, size_t align) {
+    if (this_thread().depth == 0) {
+      void *result = nullptr;
+      run_in_tx([&] { result = allocate(size, align); });
+      return result;
+    }
+    TxWriter<P> w;
+    return pool_heap->allocate(size, align, heap_arena(tls_slot.index), w);
+  }
+
+  static void release(void *ptr) {
+    if (!ptr || this_thread().depth > 0)
+      return;
+    if (!pool_heap || !pool_heap->contains(ptr)) {
+      free(ptr);
+      return;
+    }
+    run_in_tx([&] { free_in_tx(ptr); });
+  }
+
+  static void free_in_tx(void *ptr) {
+    if (!ptr)
+      return;
+    if (!pool_heap || !pool_heap->contains(ptr)) {
+      free(ptr);
+      return;
+    }
+    TxWriter<P> w;
+    pool_heap->release(ptr, heap_arena(tls_slot.index), w);
+  }
+
+  static size_t usable_size(void *ptr) {
+    if (pool_heap && pool_heap->contains(ptr))
+      return pool_heap->usable_size(ptr);
+    return malloc_usable_size(ptr);
+  }
+};
+
+} // namespace pool
+} // namespace ptm
+
+#endif // PTM_RUNTIME_POOL_HEAP_ADAPTER_H

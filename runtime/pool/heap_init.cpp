@@ -1,0 +1,31 @@
+//===- heap_init.cpp - lay out a new pool's heap --------------------------===//
+
+#include "runtime/pool/heap_init.h"
+
+#include "runtime/palloc/persistent_heap.h"
+#include "runtime/persist.h"
+#include "runtime/report.h"
+
+#include <cerrno>
+#include <libpmem.h>
+
+namespace ptm {
+namespace pool {
+
+int format_heap_if_needed(const PoolView &view, const char *path) {
+  RootDescriptor *d = view.root();
+  if (d->heap_formatted == kHeapFormatted)
+    return 0;
+  PersistentHeap::format(view.heap(), view.heap_size());
+  if (pmem_msync(view.heap(), view.heap_size()) != 0) {
+    error("%s: cannot make the new heap durable: %s", path, pmem_errormsg());
+    return -EIO;
+  }
+  persist::sfence();
+  d->heap_formatted = kHeapFormatted;
+  persist::persist_range(&d->heap_formatted, sizeof d->heap_formatted);
+  return 0;
+}
+
+} // namespace pool
+} // namespace ptm

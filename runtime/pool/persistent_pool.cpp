@@ -1,0 +1,249 @@
+//===- persistent_pool.cpp - open, recover, close; slots; root ------------===//
+
+#include "runtime/pool/persistent_pool.h"
+
+#include "ptm.h"
+#include "runtime/persist.h"
+#include "runtime/persistent_redo_log.h"
+#include "runtime/pool/heap_init.h"
+#include "runtime/pool/pool_file.h"
+#include "runtime/pool/recovery.h"
+#include "runtime/report.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <libpmem.h>
+#include <mutex>
+#include <pthread.h>
+#include <sched.h>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ptm {
+
+__thread RedoIndex tls_redo_index;
+
+namespace pool {
+
+__thread SlotHandle tls_slot;
+std::atomic<uint64_t> pool_epoch{0};
+std::atomic<uint8_t> slot_active[kMaxSlots];
+HeapImpl *pool_heap;
+PoolView open_view;
+
+namespace {
+
+std::recursive_mutex pool_mutex;
+std::atomic<uint8_t> slot_claimed[kMaxSlots];
+uint64_t epoch_counter;
+std::atomic<uint64_t> commit_counter{0};
+char open_path[PATH_MAX];
+pthread_key_t slot_key;
+
+void release_slot_at_exit(void *) {
+  SlotHandle &s = tls_slot;
+  std::lock_guard<std::recursive_mutex> lock(pool_mutex);
+  if (s.epoch != 0 && s.epoch == pool_epoch.load())
+    slot_claimed[s.index].store(0, std::memory_order_release);
+  s.epoch = 0;
+  free(tls_redo_index.buckets);
+  tls_redo_index = RedoIndex();
+}
+
+void create_slot_key() {
+  if (pthread_key_create(&slot_key, release_slot_at_exit) != 0)
+    fatal("cannot create the thread-slot key");
+}
+
+} // namespace
+
+int open_pool(const char *path, size_t size) {
+  std::lock_guard<std::recursive_mutex> lock(pool_mutex);
+  if (!path || !*path) {
+    error("ptm_open: no pool path given");
+    return -EINVAL;
+  }
+  if (open_view.base) {
+    error("%s: cannot open: pool '%s' is already open (ptm_close it first)",
+          path, open_path);
+    return -EBUSY;
+  }
+  PoolHeader h;
+  int rc = read_pool_header(path, size, &h);
+  if (rc == -ENOENT) {
+    if (size == 0) {
+      error("%s: no such pool file (pass a size to ptm_open to create one)",
+            path);
+      return -ENOENT;
+    }
+    CreateOptions opt;
+    opt.creator = ptm_algorithm();
+    rc = create_pool_file(path, size, opt, &h);
+  }
+  if (rc != 0)
+    return rc;
+  char *base;
+  rc = map_pool(path, h, /*writable=*/true, &base);
+  if (rc != 0)
+    return rc;
+  open_view.base = base;
+  open_view.header = h;
+  // Recovery first: nothing else reads the pool before its logs are applied.
+  rc = recover(open_view, path, nullptr);
+  if (rc == 0)
+    rc = format_heap_if_needed(open_view, path);
+  std::string problem;
+  auto *heap = new HeapImpl();
+  if (rc == 0 &&
+      !heap->attach(open_view.heap(), open_view.heap_size(), &problem)) {
+    error("%s: the heap is damaged: %s", path, problem.c_str());
+    rc = -EIO;
+  }
+  if (rc != 0) {
+    delete heap;
+    unmap_pool(base, h.pool_size);
+    open_view = PoolView();
+    return rc;
+  }
+  pool_heap = heap;
+  snprintf(open_path, sizeof open_path, "%s", path);
+  for (uint32_t i = 0; i < kMaxSlots; ++i)
+    slot_claimed[i].store(0, std::memory_order_relaxed);
+  commit_counter.store(0);
+  pool_epoch.store(++epoch_counter, std::memory_order_seq_cst);
+  return 0;
+}
+
+void close_pool() {
+  std::lock_guard<std::recursive_mutex> lock(pool_mutex);
+  if (!open_view.base)
+    return;
+  if (this_thread().depth > 0) {
+    error("ptm_close inside a transaction: the pool stays open");
+    return;
+  }
+  // Quiesce: no new transaction enters (enter_tx sees the epoch change),
+  // running ones finish.
+  pool_epoch.store(0, std::memory_order_seq_cst);
+  for (uint32_t i = 0; i < open_view.header.slot_count && i < kMaxSlots; ++i)
+    while (slot_active[i].load(std::memory_order_seq_cst))
+      sched_yield();
+  delete pool_heap;
+  pool_heap = nullptr;
+  // Non-pmem files: push the page cache to the file (libpmem's flush path
+  // for files that are not persistent memory).
+  pmem_msync(open_view.base, open_view.header.pool_size);
+  unmap_pool(open_view.base, open_view.header.pool_size);
+  open_view = PoolView();
+  open_path[0] = '\0';
+}
+
+void ensure_pool_open() {
+  std::lock_guard<std::recursive_mutex> lock(pool_mutex);
+  if (open_view.base)
+    return;
+  const char *env = getenv("PTM_POOL");
+  uint64_t size = kDefaultPoolSize;
+  const char *size_env = getenv("PTM_POOL_SIZE");
+  if (size_env && *size_env && !parse_size(size_env, &size))
+    fatal("PTM_POOL_SIZE='%s' is not a size (e.g. 64M, 1G)", size_env);
+  if (env && *env) {
+    struct stat st;
+    bool exists = stat(env, &st) == 0;
+    int rc = open_pool(env, exists ? 0 : size);
+    if (rc != 0)
+      fatal("cannot open the pool PTM_POOL='%s' (%s)", env, strerror(-rc));
+    return;
+  }
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir)
+    dir = "/tmp";
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/ptm-pool-XXXXXX", dir);
+  int fd = mkstemp(path);
+  if (fd < 0)
+    fatal("cannot create a temporary pool in %s: %s", dir, strerror(errno));
+  close(fd);
+  CreateOptions opt;
+  opt.creator = ptm_algorithm();
+  opt.reuse_empty_file = true;
+  PoolHeader h;
+  int rc = create_pool_file(path, size, opt, &h);
+  if (rc == 0)
+    rc = open_pool(path, 0);
+  unlink(path); // private: gone when the process ends, even by a crash
+  if (rc != 0)
+    fatal("cannot create a temporary pool in %s (%s)", dir, strerror(-rc));
+}
+
+void claim_slot() {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, create_slot_key);
+  std::lock_guard<std::recursive_mutex> lock(pool_mutex);
+  ensure_pool_open();
+  SlotHandle &s = tls_slot;
+  uint32_t n = open_view.header.slot_count;
+  if (n > kMaxSlots)
+    n = kMaxSlots;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint8_t expected = 0;
+    if (slot_claimed[i].compare_exchange_strong(expected, 1)) {
+      s.index = i;
+      s.hdr = open_view.slot(i);
+      s.entries = open_view.entries(i);
+      s.capacity = open_view.capacity();
+      // Generations of a claim start above every generation an earlier
+      // claim can have left in the entries (a lazy transaction's aborted
+      // entries are not reflected in the status word): the next multiple of
+      // 2^24, made durable before the first transaction.
+      uint64_t g = status_gen(s.hdr->status) + 1;
+      s.gen = (g + (1ull << 24) - 1) & ~((1ull << 24) - 1);
+      s.count = 0;
+      __atomic_store_n(&s.hdr->status, slot_status(kIdle, s.gen),
+                       __ATOMIC_RELEASE);
+      persist::persist_range(&s.hdr->status, sizeof s.hdr->status);
+      s.epoch = pool_epoch.load();
+      pthread_setspecific(slot_key, &s);
+      return;
+    }
+  }
+  fatal("more than %u threads run transactions at once: the pool '%s' has %u "
+        "thread slots (create it with more, see ptm-pool create --slots)",
+        n, open_path, n);
+}
+
+uint64_t next_commit_order() {
+  return commit_counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+void *root_object(size_t size, void (*create)(size_t)) {
+  ensure_pool_open();
+  RootDescriptor *d = open_view.root();
+  uint64_t off = __atomic_load_n(&d->offset, __ATOMIC_ACQUIRE);
+  if (off == 0) {
+    if (size == 0) {
+      error("ptm_root(0): the pool has no root object yet");
+      return nullptr;
+    }
+    create(size);
+    off = __atomic_load_n(&d->offset, __ATOMIC_ACQUIRE);
+    if (off == 0) {
+      error("ptm_root(%zu): the pool's heap has no room for the root object",
+            size);
+      return nullptr;
+    }
+  }
+  if (size > d->size) {
+    error("ptm_root(%zu): the root object was created with %llu bytes and "
+          "cannot grow",
+          size, (unsigned long long)d->size);
+    return nullptr;
+  }
+  return open_view.base + off;
+}
+
+} // namespace pool
+} // namespace ptm

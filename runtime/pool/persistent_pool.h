@@ -1,0 +1,85 @@
+//===- persistent_pool.h - the pool API of the persistent libraries -*- C++
+//-*-===//
+//
+// One pool per process. open_pool validates (read-only), creates if needed,
+// maps at the header's address, recovers the thread slots' logs, then
+// attaches the heap; only then do transactions run. PersistentPool<P> is the
+// `Pool` of a persistent policy P (ptm_open, ptm_close, ptm_root, Heap).
+//
+// The default pool: a transaction, ptm_root or ptm_malloc without ptm_open
+// opens PTM_POOL (created with PTM_POOL_SIZE, default 1 GiB, if absent), or a
+// private temporary pool under $TMPDIR that is unlinked as soon as it is
+// mapped (nothing is left behind, even after a crash).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_POOL_PERSISTENT_POOL_H
+#define PTM_RUNTIME_POOL_PERSISTENT_POOL_H
+
+#include "runtime/persist.h"
+#include "runtime/pool/heap_adapter.h"
+#include "runtime/pool/pool_view.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace ptm {
+namespace pool {
+
+constexpr uint64_t kDefaultPoolSize = 1ull << 30;
+
+// The open pool (base == nullptr: none).
+extern PoolView open_view;
+
+// ptm_open: 0 or -errno (with a message).
+int open_pool(const char *path, size_t size);
+// ptm_close: waits for the process's transactions to leave the pool, unmaps.
+void close_pool();
+// Opens the default pool if no pool is open; fatal on failure.
+void ensure_pool_open();
+// Next commit order of a redo-logged transaction (global, increasing).
+uint64_t next_commit_order();
+
+// The root object (creating it in a transaction run by RUN), see ptm_root.
+void *root_object(size_t size, void (*create)(size_t size));
+
+} // namespace pool
+
+template <class P> struct PersistentPool {
+  using Heap = pool::PoolHeap<P>;
+
+  static int open(const char *path, size_t size) {
+    return pool::open_pool(path, size);
+  }
+  static void close() { pool::close_pool(); }
+  static void *root(size_t size) {
+    return pool::root_object(size, &create_root);
+  }
+
+private:
+  // Allocates the zeroed root object and publishes it in the descriptor,
+  // in one transaction.
+  static void create_root(size_t size) {
+    pool::run_in_tx([&] {
+      pool::RootDescriptor *d = pool::open_view.root();
+      TxThread &tx = this_thread();
+      if (P::template read<uint64_t>(tx, &d->offset) != 0)
+        return; // another thread was first
+      void *p = Heap::allocate(size, 64);
+      if (!p)
+        return;
+      // Fresh and unreachable until this transaction commits: zeroed in
+      // place and made durable before the descriptor points to it.
+      memset(p, 0, size);
+      persist::persist_range(p, size);
+      P::template write<uint64_t>(tx, &d->size, size);
+      P::template write<uint64_t>(
+          tx, &d->offset,
+          uint64_t(static_cast<char *>(p) - pool::open_view.base));
+    });
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_RUNTIME_POOL_PERSISTENT_POOL_H

@@ -1,0 +1,320 @@
+//===- pool_file.cpp - validate, create and map pool files ----------------===//
+
+#include "runtime/pool/pool_file.h"
+
+#include "runtime/persist.h"
+#include "runtime/report.h"
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <libpmem.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+namespace ptm {
+namespace pool {
+namespace {
+
+int fail(const char *path, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+int fail(const char *path, int err, const char *fmt, ...) {
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  error("%s: %s", path, what);
+  return -err;
+}
+
+uint64_t round_up(uint64_t x, uint64_t to) { return (x + to - 1) / to * to; }
+
+bool read_all(int fd, void *buf, size_t n) {
+  auto *p = static_cast<char *>(buf);
+  size_t done = 0;
+  while (done < n) {
+    ssize_t r = pread(fd, p + done, n - done, off_t(done));
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      return false;
+    done += size_t(r);
+  }
+  return true;
+}
+
+// Reserves [base, base + size) if it is free in this process.
+bool reserve_range(uint64_t base, uint64_t size) {
+  void *p = mmap(
+      reinterpret_cast<void *>(base), size, PROT_NONE,
+      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p == MAP_FAILED)
+    return false;
+  if (p != reinterpret_cast<void *>(base)) { // kernel without NOREPLACE
+    munmap(p, size);
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+uint64_t min_pool_size(uint32_t slot_count, uint64_t slot_size) {
+  return round_up(kSlotsOffset + uint64_t(slot_count) * slot_size, kPageSize) +
+         kMinHeapSize;
+}
+
+bool parse_size(const char *text, uint64_t *out) {
+  if (!text || !*text)
+    return false;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (errno || end == text || text[0] == '-')
+    return false;
+  uint64_t mult = 1;
+  switch (*end) {
+  case '\0':
+    break;
+  case 'k':
+  case 'K':
+    mult = 1ull << 10;
+    break;
+  case 'm':
+  case 'M':
+    mult = 1ull << 20;
+    break;
+  case 'g':
+  case 'G':
+    mult = 1ull << 30;
+    break;
+  case 't':
+  case 'T':
+    mult = 1ull << 40;
+    break;
+  default:
+    return false;
+  }
+  if (*end && end[1] != '\0' && !(end[1] == 'i' && end[2] == 'B') &&
+      !((end[1] == 'B' || end[1] == 'b') && end[2] == '\0'))
+    return false;
+  if (v > UINT64_MAX / mult)
+    return false;
+  *out = v * mult;
+  return true;
+}
+
+int read_pool_header(const char *path, uint64_t expected_size, PoolHeader *out,
+                     bool quiet_enoent) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    if (err == ENOENT && quiet_enoent)
+      return -ENOENT;
+    return fail(path, err, "cannot open: %s", strerror(err));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int err = errno;
+    close(fd);
+    return fail(path, err, "cannot stat: %s", strerror(err));
+  }
+  int rc = 0;
+  uint64_t file_size = uint64_t(st.st_size);
+  PoolHeader h;
+  memset(&h, 0, sizeof h);
+  if (!S_ISREG(st.st_mode)) {
+    rc = fail(path, EINVAL, "not a regular file, not a pool");
+  } else if (file_size == 0) {
+    rc = fail(path, EINVAL, "zero-length file, not a pool");
+  } else if (!read_all(fd, &h, file_size < sizeof h ? file_size : sizeof h)) {
+    rc = fail(path, EIO, "cannot read the pool header");
+  } else if (file_size < sizeof kMagic ||
+             memcmp(h.magic, kMagic, sizeof kMagic) != 0) {
+    rc = fail(path, EINVAL, "not a ptm pool (bad magic)");
+  } else if (file_size < kHeaderSize) {
+    rc = fail(path, EINVAL,
+              "truncated: the file has %llu bytes, less than the %llu-byte "
+              "pool header",
+              (unsigned long long)file_size, (unsigned long long)kHeaderSize);
+  } else if (h.version != kVersion) {
+    rc = fail(path, EINVAL,
+              "incompatible version: the pool has format version %u, this "
+              "library reads version %u",
+              h.version, kVersion);
+  } else if (h.checksum != header_checksum(h)) {
+    rc = fail(path, EINVAL, "bad header checksum: the pool header is damaged");
+  } else if (h.header_size != kHeaderSize || h.slots_offset != kSlotsOffset ||
+             h.root_offset != kRootOffset || h.slot_count == 0 ||
+             h.slot_count > kMaxSlotCount || h.slot_size < kMinSlotSize ||
+             h.slot_size % kPageSize || h.heap_offset % kPageSize ||
+             h.heap_offset <
+                 h.slots_offset + uint64_t(h.slot_count) * h.slot_size ||
+             h.pool_size < h.heap_offset + kMinHeapSize || h.base % kPageSize ||
+             h.base == 0) {
+    rc = fail(path, EINVAL, "damaged header: inconsistent layout fields");
+  } else if (file_size < h.pool_size) {
+    rc = fail(path, EINVAL,
+              "truncated: the file has %llu bytes, the pool header says %llu",
+              (unsigned long long)file_size, (unsigned long long)h.pool_size);
+  } else if (file_size > h.pool_size) {
+    rc = fail(path, EINVAL,
+              "wrong size: the file has %llu bytes, the pool header says %llu",
+              (unsigned long long)file_size, (unsigned long long)h.pool_size);
+  } else if (expected_size != 0 && expected_size != h.pool_size) {
+    rc = fail(path, EINVAL,
+              "wrong size: the pool has %llu bytes, %llu were asked for",
+              (unsigned long long)h.pool_size,
+              (unsigned long long)expected_size);
+  }
+  close(fd);
+  if (rc == 0)
+    *out = h;
+  return rc;
+}
+
+int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
+                     PoolHeader *out) {
+  if (opt.slot_count == 0 || opt.slot_count > kMaxSlotCount ||
+      opt.slot_size < kMinSlotSize || opt.slot_size % kPageSize)
+    return fail(path, EINVAL,
+                "cannot create: %u slots of %llu bytes (1 to 256 slots of a "
+                "multiple of 4096 bytes, at least 4096)",
+                opt.slot_count, (unsigned long long)opt.slot_size);
+  uint64_t min = min_pool_size(opt.slot_count, opt.slot_size);
+  if (size < min)
+    return fail(path, EINVAL,
+                "cannot create: %llu bytes is too small (%u thread slots of "
+                "%llu bytes need a pool of at least %llu bytes)",
+                (unsigned long long)size, opt.slot_count,
+                (unsigned long long)opt.slot_size, (unsigned long long)min);
+
+  // The address: the requested one, or the first free range from the default.
+  uint64_t span = round_up(size, kPageSize);
+  uint64_t base = opt.base ? opt.base : kDefaultBase;
+  if (base % kPageSize)
+    return fail(path, EINVAL,
+                "cannot create: base address 0x%llx is not "
+                "page-aligned",
+                (unsigned long long)base);
+  bool found = false;
+  for (int attempt = 0; attempt < 64 && !found; ++attempt) {
+    if (reserve_range(base, span)) {
+      munmap(reinterpret_cast<void *>(base), span);
+      found = true;
+    } else if (opt.base) {
+      break;
+    } else {
+      base += round_up(span, 1ull << 36); // next 64 GiB-aligned range
+    }
+  }
+  if (!found)
+    return fail(path, EADDRINUSE,
+                "cannot create: address range 0x%llx-0x%llx is unavailable in "
+                "this process",
+                (unsigned long long)base, (unsigned long long)(base + span));
+
+  if (!opt.reuse_empty_file) {
+    struct stat st;
+    if (stat(path, &st) == 0)
+      return fail(path, EEXIST, "cannot create: the file exists");
+  }
+
+  // libpmem creates the (sparse) file and maps it; we write the header
+  // through this mapping, then unmap: the pool is used at BASE (map_pool).
+  size_t mapped_len = 0;
+  int is_pmem = 0;
+  int flags = PMEM_FILE_CREATE | PMEM_FILE_SPARSE |
+              (opt.reuse_empty_file ? 0 : PMEM_FILE_EXCL);
+  void *m = pmem_map_file(path, size, flags, 0666, &mapped_len, &is_pmem);
+  if (!m) {
+    int err = errno ? errno : EIO;
+    return fail(path, err, "cannot create: %s", pmem_errormsg());
+  }
+
+  PoolHeader h;
+  memset(&h, 0, sizeof h);
+  h.version = kVersion;
+  h.header_size = kHeaderSize;
+  h.pool_size = size;
+  h.base = base;
+  h.slot_count = opt.slot_count;
+  h.slot_size = opt.slot_size;
+  h.slots_offset = kSlotsOffset;
+  h.heap_offset = round_up(
+      kSlotsOffset + uint64_t(opt.slot_count) * opt.slot_size, kPageSize);
+  h.root_offset = kRootOffset;
+  int ufd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (ufd < 0 || !read_all(ufd, h.uuid, sizeof h.uuid)) {
+    uint64_t t = uint64_t(getpid()) ^ uint64_t(time(nullptr)) ^ base;
+    uint64_t a = mix64(t), b = mix64(a);
+    memcpy(h.uuid, &a, 8);
+    memcpy(h.uuid + 8, &b, 8);
+  }
+  if (ufd >= 0)
+    close(ufd);
+  snprintf(h.creator, sizeof h.creator, "%s", opt.creator ? opt.creator : "");
+  memcpy(h.magic, kMagic, sizeof kMagic);
+  h.checksum = header_checksum(h);
+
+  // Everything but the magic first: a crash before the magic is durable
+  // leaves a file that is refused as "not a pool".
+  auto *dst = static_cast<PoolHeader *>(m);
+  PoolHeader staged = h;
+  memset(staged.magic, 0, sizeof staged.magic);
+  memcpy(dst, &staged, sizeof staged);
+  persist::persist_range(dst, sizeof staged);
+  memcpy(dst->magic, kMagic, sizeof kMagic);
+  persist::persist_range(dst->magic, sizeof kMagic);
+  pmem_unmap(m, mapped_len);
+  *out = h;
+  return 0;
+}
+
+int map_pool(const char *path, const PoolHeader &h, bool writable,
+             char **base_out) {
+  int fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    return fail(path, err, "cannot open for %s: %s",
+                writable ? "reading and writing" : "reading", strerror(err));
+  }
+  void *want = reinterpret_cast<void *>(h.base);
+  // Read-only users get a private copy-on-write mapping: they may recover
+  // or inspect it in memory, the file stays as it is.
+  void *p =
+      mmap(want, h.pool_size, PROT_READ | PROT_WRITE,
+           (writable ? MAP_SHARED : MAP_PRIVATE) | MAP_FIXED_NOREPLACE, fd, 0);
+  int err = errno;
+  close(fd);
+  if (p == MAP_FAILED && err != EEXIST)
+    return fail(path, err, "cannot map: %s", strerror(err));
+  if (p == MAP_FAILED || p != want) {
+    if (p != MAP_FAILED)
+      munmap(p, h.pool_size);
+    return fail(path, EADDRINUSE,
+                "address range 0x%llx-0x%llx is unavailable (already mapped "
+                "in this process); a pool is always mapped at the address in "
+                "its header",
+                (unsigned long long)h.base,
+                (unsigned long long)(h.base + h.pool_size));
+  }
+  *base_out = static_cast<char *>(p);
+  return 0;
+}
+
+void unmap_pool(char *base, uint64_t size) { munmap(base, size); }
+
+} // namespace pool
+} // namespace ptm

@@ -1,0 +1,166 @@
+//===- recovery.cpp - make a pool consistent after a crash ----------------===//
+
+#include "runtime/pool/recovery.h"
+
+#include "runtime/persist.h"
+#include "runtime/report.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace ptm {
+namespace pool {
+
+SlotScan scan_slot(const PoolView &view, uint32_t index) {
+  SlotScan s;
+  s.index = index;
+  const SlotHeader *hdr = view.slot(index);
+  uint64_t status = __atomic_load_n(&hdr->status, __ATOMIC_ACQUIRE);
+  s.state = status_state(status);
+  s.gen = status_gen(status);
+  const LogEntry *e = view.entries(index);
+  uint64_t cap = view.capacity();
+  switch (s.state) {
+  case kIdle:
+    break;
+  case kUndoActive:
+    // Entries are appended and fenced one by one: the valid ones are a
+    // prefix; the first invalid one (torn, or from an older generation)
+    // ends the log.
+    while (s.entries < cap && entry_valid(e[s.entries], s.gen)) {
+      if (!view.is_data(e[s.entries].addr, 8))
+        ++s.outside;
+      ++s.entries;
+    }
+    break;
+  case kRedoCommitted:
+    s.order = hdr->commit_order;
+    s.declared = hdr->redo_count;
+    if (s.declared > cap) {
+      s.damaged = true;
+      snprintf(s.problem, sizeof s.problem,
+               "thread slot %u: committed redo log of %llu entries exceeds "
+               "the slot capacity %llu",
+               index, (unsigned long long)s.declared, (unsigned long long)cap);
+      break;
+    }
+    for (; s.entries < s.declared; ++s.entries) {
+      if (!entry_valid(e[s.entries], s.gen)) {
+        s.damaged = true;
+        snprintf(s.problem, sizeof s.problem,
+                 "thread slot %u: entry %llu of its committed redo log "
+                 "(generation %llu) is damaged",
+                 index, (unsigned long long)s.entries,
+                 (unsigned long long)s.gen);
+        break;
+      }
+      if (!view.is_data(e[s.entries].addr, 8))
+        ++s.outside;
+    }
+    break;
+  default:
+    s.damaged = true;
+    snprintf(s.problem, sizeof s.problem,
+             "thread slot %u: unknown state %u in its status word", index,
+             unsigned(s.state));
+  }
+  return s;
+}
+
+std::vector<SlotScan> pending_slots(const PoolView &view) {
+  std::vector<SlotScan> out;
+  for (uint32_t i = 0; i < view.header.slot_count; ++i) {
+    SlotScan s = scan_slot(view, i);
+    if (s.state != kIdle || s.damaged)
+      out.push_back(s);
+  }
+  return out;
+}
+
+namespace {
+
+// Writes the masked bytes of E to memory and writes the line back.
+void apply(const LogEntry &e) {
+  auto *word = reinterpret_cast<unsigned char *>(e.addr);
+  uint8_t mask = uint8_t(e.meta & 0xff);
+  if (mask == 0xff) {
+    memcpy(word, &e.data, 8);
+  } else {
+    unsigned char bytes[8];
+    memcpy(bytes, &e.data, 8);
+    for (int i = 0; i < 8; ++i)
+      if (mask & (1u << i))
+        word[i] = bytes[i];
+  }
+  persist::clwb(word);
+}
+
+void mark_idle(SlotHeader *hdr, uint64_t gen) {
+  __atomic_store_n(&hdr->status, slot_status(kIdle, gen), __ATOMIC_RELEASE);
+  persist::clwb(&hdr->status);
+  persist::sfence();
+}
+
+} // namespace
+
+int recover(const PoolView &view, const char *path, RecoveryStats *stats,
+            uint64_t max_entries) {
+  std::vector<SlotScan> pending = pending_slots(view);
+  for (const SlotScan &s : pending)
+    if (s.damaged) {
+      error("%s: %s; the pool cannot be recovered", path, s.problem);
+      return -EIO;
+    }
+  RecoveryStats local;
+  RecoveryStats &st = stats ? *stats : local;
+  uint64_t budget = max_entries;
+
+  // Uncommitted eager transactions: restore the old values, newest first.
+  for (const SlotScan &s : pending) {
+    if (s.state != kUndoActive)
+      continue;
+    const LogEntry *e = view.entries(s.index);
+    for (uint64_t i = s.entries; i-- > 0;) {
+      if (!view.is_data(e[i].addr, 8))
+        continue;
+      if (budget == 0)
+        return 0; // simulated crash
+      --budget;
+      apply(e[i]);
+      ++st.entries;
+    }
+    persist::sfence();
+    mark_idle(view.slot(s.index), s.gen);
+    ++st.undone;
+  }
+
+  // Committed lazy transactions: write back, oldest commit first.
+  std::vector<SlotScan> redo;
+  for (const SlotScan &s : pending)
+    if (s.state == kRedoCommitted)
+      redo.push_back(s);
+  std::sort(redo.begin(), redo.end(), [](const SlotScan &a, const SlotScan &b) {
+    return a.order < b.order;
+  });
+  for (const SlotScan &s : redo) {
+    const LogEntry *e = view.entries(s.index);
+    for (uint64_t i = 0; i < s.entries; ++i) {
+      if (!view.is_data(e[i].addr, 8))
+        continue;
+      if (budget == 0)
+        return 0;
+      --budget;
+      apply(e[i]);
+      ++st.entries;
+    }
+    persist::sfence();
+    mark_idle(view.slot(s.index), s.gen);
+    ++st.replayed;
+  }
+  return 0;
+}
+
+} // namespace pool
+} // namespace ptm

@@ -1,0 +1,71 @@
+//===- thread_slot.h - the calling thread's persistent slot -----*- C++ -*-===//
+//
+// A thread claims a free slot of the open pool at its first transaction
+// (thread_slot(); opening the default pool if none is open) and releases it
+// at exit. The slot holds the thread's status word and persistent log
+// (pool_format.h); SlotHandle is the thread's volatile view of it.
+//
+// enter_tx/leave_tx bracket every transaction of a persistent library:
+// ptm_close waits until no transaction of the process is inside the pool.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_POOL_THREAD_SLOT_H
+#define PTM_RUNTIME_POOL_THREAD_SLOT_H
+
+#include "runtime/pool/pool_format.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace ptm {
+namespace pool {
+
+constexpr uint32_t kMaxSlots = 256; // = palloc arenas
+
+struct SlotHandle {
+  SlotHeader *hdr;
+  LogEntry *entries;
+  uint64_t capacity; // entries
+  uint64_t gen;      // generation of the current (or last) transaction
+  uint64_t count;    // entries of the current transaction
+  uint64_t epoch;    // pool epoch the slot belongs to (0: none)
+  uint32_t index;
+};
+
+extern __thread SlotHandle tls_slot;
+// Epoch of the open pool (0: no pool open); a new value at every open.
+extern std::atomic<uint64_t> pool_epoch;
+// Per slot: 1 while its thread runs a transaction.
+extern std::atomic<uint8_t> slot_active[kMaxSlots];
+
+// Claims a slot in the open pool (opening the default pool first if needed);
+// fatal if every slot is taken.
+void claim_slot() __attribute__((noinline));
+
+__attribute__((always_inline)) inline SlotHandle &thread_slot() {
+  if (__builtin_expect(
+          tls_slot.epoch != pool_epoch.load(std::memory_order_relaxed), 0))
+    claim_slot();
+  return tls_slot;
+}
+
+// The thread's slot, marked as running a transaction.
+__attribute__((always_inline)) inline SlotHandle &enter_tx() {
+  for (;;) {
+    SlotHandle &s = thread_slot();
+    slot_active[s.index].store(1, std::memory_order_seq_cst);
+    if (__builtin_expect(pool_epoch.load(std::memory_order_seq_cst) == s.epoch,
+                         1))
+      return s;
+    slot_active[s.index].store(0, std::memory_order_release); // closed: retry
+  }
+}
+
+__attribute__((always_inline)) inline void leave_tx(SlotHandle &s) {
+  slot_active[s.index].store(0, std::memory_order_release);
+}
+
+} // namespace pool
+} // namespace ptm
+
+#endif // PTM_RUNTIME_POOL_THREAD_SLOT_H

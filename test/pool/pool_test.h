@@ -1,0 +1,76 @@
+//===- pool_test.h - helpers of the pool tests ------------------*- C++ -*-===//
+//
+// Temporary pool paths (removed at exit), stderr capture, file hashes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_TEST_POOL_POOL_TEST_H
+#define PTM_TEST_POOL_POOL_TEST_H
+
+#include "../unit/check.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// A fresh path under $TMPDIR (or /tmp), not created.
+inline std::string temp_pool_path(const char *tag) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir)
+    dir = "/tmp";
+  static int counter;
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s/ptm-test-%s-%d-%d.pool", dir, tag, getpid(),
+           counter++);
+  unlink(buf);
+  return buf;
+}
+
+// FNV-1a of the whole file (and its size): "the file is unchanged".
+inline uint64_t file_hash(const std::string &path) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  FILE *f = fopen(path.c_str(), "rb");
+  if (!f)
+    return 0;
+  unsigned char buf[65536];
+  size_t n, total = 0;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+    for (size_t i = 0; i < n; ++i) {
+      h ^= buf[i];
+      h *= 0x100000001b3ull;
+    }
+    total += n;
+  }
+  fclose(f);
+  return h ^ total;
+}
+
+// Captures what the process writes to stderr between start() and stop().
+struct StderrCapture {
+  int saved = -1;
+  FILE *tmp = nullptr;
+  void start() {
+    fflush(stderr);
+    tmp = tmpfile();
+    saved = dup(2);
+    dup2(fileno(tmp), 2);
+  }
+  std::string stop() {
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    std::string out;
+    rewind(tmp);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, tmp)) > 0)
+      out.append(buf, n);
+    fclose(tmp);
+    return out;
+  }
+};
+
+#endif // PTM_TEST_POOL_POOL_TEST_H

@@ -1,0 +1,252 @@
+//===- ptm-pool.cpp - inspect, check and create pool files ----------------===//
+//
+//   ptm-pool info FILE      header, size, base, root, slots with pending
+//                           logs, heap statistics
+//   ptm-pool check FILE     header + pending logs + heap; exit 0 if sound,
+//                           1 with a message on damage
+//   ptm-pool create FILE SIZE [--slots N] [--slot-size SIZE] [--base ADDR]
+//
+// info and check never change the file: the pool is mapped privately
+// (copy-on-write) at its address, and pending logs are recovered in that
+// copy only, to look at the heap as the next open will see it.
+// Bad arguments: usage and exit status 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/palloc/persistent_heap.h"
+#include "runtime/persist.h"
+#include "runtime/pool/heap_init.h"
+#include "runtime/pool/pool_file.h"
+#include "runtime/pool/pool_view.h"
+#include "runtime/pool/recovery.h"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+extern "C" const char *ptm_algorithm(void) { return "ptm-pool"; }
+
+using namespace ptm;
+using namespace ptm::pool;
+
+namespace {
+
+int usage() {
+  fprintf(stderr,
+          "usage: ptm-pool info FILE\n"
+          "       ptm-pool check FILE\n"
+          "       ptm-pool create FILE SIZE [--slots N] [--slot-size SIZE] "
+          "[--base ADDR]\n"
+          "SIZE: bytes, or with a K, M, G or T suffix (64M, 1G)\n");
+  return 2;
+}
+
+const char *state_name(SlotState s) {
+  switch (s) {
+  case kIdle:
+    return "idle";
+  case kUndoActive:
+    return "undo-active";
+  case kRedoCommitted:
+    return "redo-committed";
+  }
+  return "unknown";
+}
+
+// Maps PATH privately at its base; recovers the copy. Returns 0 or an exit
+// status (messages printed).
+int open_copy(const char *path, PoolView *view, std::vector<SlotScan> *pend) {
+  PoolHeader h;
+  if (read_pool_header(path, 0, &h, /*quiet_enoent=*/false) != 0)
+    return 1;
+  char *base;
+  if (map_pool(path, h, /*writable=*/false, &base) != 0)
+    return 1;
+  view->base = base;
+  view->header = h;
+  *pend = pending_slots(*view);
+  return 0;
+}
+
+void print_uuid(const uint8_t *u) {
+  for (int i = 0; i < 16; ++i)
+    printf("%02x%s", u[i], (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
+}
+
+int cmd_info(const char *path) {
+  PoolView v;
+  std::vector<SlotScan> pend;
+  if (int rc = open_copy(path, &v, &pend))
+    return rc;
+  const PoolHeader &h = v.header;
+  printf("pool:        %s\n", path);
+  printf("format:      version %u, header %u bytes\n", h.version,
+         h.header_size);
+  printf("size:        %" PRIu64 " bytes\n", h.pool_size);
+  printf("base:        0x%" PRIx64 "\n", h.base);
+  printf("uuid:        ");
+  print_uuid(h.uuid);
+  printf("\ncreator:     %s\n", h.creator);
+  printf("slots:       %u x %" PRIu64 " bytes at offset %" PRIu64 " (%" PRIu64
+         " log entries each)\n",
+         h.slot_count, h.slot_size, h.slots_offset, v.capacity());
+  printf("heap:        %" PRIu64 " bytes at offset %" PRIu64 "\n",
+         v.heap_size(), h.heap_offset);
+  const RootDescriptor *r = v.root();
+  if (r->offset)
+    printf("root:        offset %" PRIu64 ", %" PRIu64 " bytes\n", r->offset,
+           r->size);
+  else
+    printf("root:        none\n");
+  printf("pending:     %zu slot(s)\n", pend.size());
+  for (const SlotScan &s : pend) {
+    printf("  slot %u: %s, generation %" PRIu64, s.index, state_name(s.state),
+           s.gen);
+    if (s.state == kRedoCommitted)
+      printf(", commit order %" PRIu64 ", %" PRIu64 " entries", s.order,
+             s.declared);
+    else
+      printf(", %" PRIu64 " valid entries", s.entries);
+    if (s.damaged)
+      printf(" -- DAMAGED: %s", s.problem);
+    printf("\n");
+  }
+  int status = 0;
+  if (r->heap_formatted != kHeapFormatted) {
+    printf("heap stats:  not formatted yet (formatted at the first open)\n");
+  } else if (recover(v, path, nullptr) != 0) {
+    status = 1;
+  } else {
+    PersistentHeap heap;
+    std::string problem;
+    if (!heap.attach(v.heap(), v.heap_size(), &problem)) {
+      printf("heap stats:  damaged: %s\n", problem.c_str());
+      status = 1;
+    } else {
+      HeapStats st = heap.stats();
+      printf("heap stats:  %" PRIu64 " blocks, %" PRIu64
+             " bytes allocated, %" PRIu64 " bytes free of %" PRIu64
+             "; chunks %" PRIu64 " (%" PRIu64 " free, %" PRIu64
+             " small, %" PRIu64 " large)\n",
+             st.blocks_allocated, st.bytes_allocated, st.bytes_free,
+             st.bytes_total, st.chunks_total, st.chunks_free, st.chunks_small,
+             st.chunks_large);
+    }
+  }
+  unmap_pool(v.base, v.header.pool_size);
+  return status;
+}
+
+int cmd_check(const char *path) {
+  PoolView v;
+  std::vector<SlotScan> pend;
+  if (int rc = open_copy(path, &v, &pend))
+    return rc;
+  int status = 0;
+  size_t recoverable = 0;
+  for (const SlotScan &s : pend) {
+    if (s.damaged) {
+      fprintf(stderr, "ptm-pool: %s: %s\n", path, s.problem);
+      status = 1;
+    } else {
+      ++recoverable;
+    }
+  }
+  const RootDescriptor *r = v.root();
+  if (status == 0 && r->heap_formatted == kHeapFormatted) {
+    recover(v, path, nullptr);
+    PersistentHeap heap;
+    std::string problem;
+    if (!heap.attach(v.heap(), v.heap_size(), &problem)) {
+      fprintf(stderr, "ptm-pool: %s: heap damaged: %s\n", path,
+              problem.c_str());
+      status = 1;
+    } else if (r->offset && (r->offset < v.header.heap_offset ||
+                             r->offset + r->size > v.header.pool_size ||
+                             heap.usable_size(v.base + r->offset) < r->size)) {
+      fprintf(stderr,
+              "ptm-pool: %s: the root descriptor does not name a heap block "
+              "(offset %" PRIu64 ", %" PRIu64 " bytes)\n",
+              path, r->offset, r->size);
+      status = 1;
+    }
+  }
+  if (status == 0)
+    printf("%s: ok (%zu slot(s) with logs to recover at the next open)\n", path,
+           recoverable);
+  unmap_pool(v.base, v.header.pool_size);
+  return status;
+}
+
+int cmd_create(int argc, char **argv) {
+  if (argc < 4)
+    return usage();
+  const char *path = argv[2];
+  uint64_t size;
+  if (!parse_size(argv[3], &size) || size == 0) {
+    fprintf(stderr, "ptm-pool: bad size '%s'\n", argv[3]);
+    return usage();
+  }
+  CreateOptions opt;
+  opt.creator = "ptm-pool";
+  for (int i = 4; i < argc; ++i) {
+    uint64_t value;
+    if (i + 1 >= argc)
+      return usage();
+    if (!strcmp(argv[i], "--slots")) {
+      if (!parse_size(argv[++i], &value) || value == 0 ||
+          value > kMaxSlotCount) {
+        fprintf(stderr, "ptm-pool: --slots takes 1 to %u\n", kMaxSlotCount);
+        return usage();
+      }
+      opt.slot_count = uint32_t(value);
+    } else if (!strcmp(argv[i], "--slot-size")) {
+      if (!parse_size(argv[++i], &value))
+        return usage();
+      opt.slot_size = value;
+    } else if (!strcmp(argv[i], "--base")) {
+      char *end;
+      value = strtoull(argv[++i], &end, 0);
+      if (*end || value == 0)
+        return usage();
+      opt.base = value;
+    } else {
+      return usage();
+    }
+  }
+  PoolHeader h;
+  if (create_pool_file(path, size, opt, &h) != 0)
+    return 1;
+  char *base;
+  if (map_pool(path, h, /*writable=*/true, &base) != 0)
+    return 1;
+  PoolView v;
+  v.base = base;
+  v.header = h;
+  int rc = format_heap_if_needed(v, path);
+  unmap_pool(base, h.pool_size);
+  if (rc != 0)
+    return 1;
+  printf("%s: created, %" PRIu64 " bytes at 0x%" PRIx64 ", %u slots of %" PRIu64
+         " bytes\n",
+         path, h.pool_size, h.base, h.slot_count, h.slot_size);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return usage();
+  std::string cmd = argv[1];
+  if (cmd == "info" && argc == 3)
+    return cmd_info(argv[2]);
+  if (cmd == "check" && argc == 3)
+    return cmd_check(argv[2]);
+  if (cmd == "create")
+    return cmd_create(argc, argv);
+  return usage();
+}
