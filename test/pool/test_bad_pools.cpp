@@ -1,0 +1,161 @@
+//===- test_bad_pools.cpp - ptm_open refuses bad files, leaves them alone -===//
+//
+// Zero-length, random bytes, truncated (below the header and below the pool
+// size), another format version, wrong size (asked for and on disk), bad
+// checksum, address range taken, missing file without a size: each gives
+// its one-line `ptm: error: <path>: <what>`, a -errno, and the file's bytes
+// are unchanged. Then a good pool opens, keeps its root across close/open.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pool_test.h"
+#include "runtime/pool/pool_format.h"
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <sys/mman.h>
+#include <vector>
+
+using namespace ptm::pool;
+
+static std::vector<unsigned char> read_file(const std::string &path) {
+  std::vector<unsigned char> out;
+  FILE *f = fopen(path.c_str(), "rb");
+  if (!f)
+    return out;
+  unsigned char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    out.insert(out.end(), buf, buf + n);
+  fclose(f);
+  return out;
+}
+
+static void write_file(const std::string &path,
+                       const std::vector<unsigned char> &bytes) {
+  FILE *f = fopen(path.c_str(), "wb");
+  if (!bytes.empty())
+    fwrite(bytes.data(), 1, bytes.size(), f);
+  fclose(f);
+}
+
+// ptm_open(path, size) must fail with RC and exactly MESSAGE, file unchanged.
+static void expect_refused(const std::string &path, size_t size, int rc,
+                           const std::string &message) {
+  uint64_t before = file_hash(path);
+  StderrCapture cap;
+  cap.start();
+  int got = ptm_open(path.c_str(), size);
+  std::string err = cap.stop();
+  std::string want = "ptm: error: " + path + ": " + message + "\n";
+  if (err != want)
+    fprintf(stderr, "expected: %sgot:      %s", want.c_str(), err.c_str());
+  CHECK(err == want);
+  CHECK_EQ(got, rc);
+  CHECK_EQ(file_hash(path), before);
+}
+
+int main() {
+  const size_t kSize = 32 << 20;
+  std::string good = temp_pool_path("good");
+  CHECK_EQ(ptm_open(good.c_str(), kSize), 0);
+  auto *root = static_cast<uint64_t *>(ptm_root(64));
+  CHECK(root != nullptr);
+  run_tx([&] { __ptm_write_8(root, 4242); });
+  ptm_close();
+  std::vector<unsigned char> image = read_file(good);
+  CHECK_EQ(image.size(), kSize);
+  PoolHeader h;
+  memcpy(&h, image.data(), sizeof h);
+
+  std::string bad = temp_pool_path("bad");
+
+  write_file(bad, {});
+  expect_refused(bad, 0, -EINVAL, "zero-length file, not a pool");
+  expect_refused(bad, kSize, -EINVAL, "zero-length file, not a pool");
+
+  std::vector<unsigned char> noise(1 << 20);
+  std::mt19937 rng(7);
+  for (auto &b : noise)
+    b = uint8_t(rng());
+  write_file(bad, noise);
+  expect_refused(bad, 0, -EINVAL, "not a ptm pool (bad magic)");
+
+  write_file(bad,
+             std::vector<unsigned char>(image.begin(), image.begin() + 1000));
+  expect_refused(bad, 0, -EINVAL,
+                 "truncated: the file has 1000 bytes, less than the "
+                 "4096-byte pool header");
+  write_file(bad, std::vector<unsigned char>(image.begin(),
+                                             image.begin() + (4 << 20)));
+  expect_refused(bad, 0, -EINVAL,
+                 "truncated: the file has 4194304 bytes, the pool header "
+                 "says 33554432");
+
+  {
+    std::vector<unsigned char> v = image;
+    PoolHeader x = h;
+    x.version = 2;
+    x.checksum = header_checksum(x);
+    memcpy(v.data(), &x, sizeof x);
+    write_file(bad, v);
+    expect_refused(bad, 0, -EINVAL,
+                   "incompatible version: the pool has format version 2, "
+                   "this library reads version 1");
+  }
+
+  write_file(bad, image);
+  expect_refused(bad, 64 << 20, -EINVAL,
+                 "wrong size: the pool has 33554432 bytes, 67108864 were "
+                 "asked for");
+  {
+    std::vector<unsigned char> v = image;
+    v.resize(kSize + 4096);
+    write_file(bad, v);
+    expect_refused(bad, 0, -EINVAL,
+                   "wrong size: the file has 33558528 bytes, the pool header "
+                   "says 33554432");
+  }
+
+  {
+    std::vector<unsigned char> v = image;
+    v[offsetof(PoolHeader, creator)] ^= 1;
+    write_file(bad, v);
+    expect_refused(bad, 0, -EINVAL,
+                   "bad header checksum: the pool header is damaged");
+  }
+
+  // The pool's address range is taken in this process.
+  {
+    void *p = mmap(reinterpret_cast<void *>(h.base + 8192), 4096, PROT_READ,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    CHECK(p == reinterpret_cast<void *>(h.base + 8192));
+    char range[128];
+    snprintf(range, sizeof range, "0x%llx-0x%llx", (unsigned long long)h.base,
+             (unsigned long long)(h.base + kSize));
+    expect_refused(good, 0, -EADDRINUSE,
+                   std::string("address range ") + range +
+                       " is unavailable (already mapped in this process); a "
+                       "pool is always mapped at the address in its header");
+    munmap(p, 4096);
+  }
+
+  unlink(bad.c_str());
+  expect_refused(bad, 0, -ENOENT,
+                 "no such pool file (pass a size to ptm_open to create one)");
+  CHECK(access(bad.c_str(), F_OK) != 0);
+
+  // The good pool still opens, with its root and contents.
+  CHECK_EQ(ptm_open(good.c_str(), 0), 0);
+  root = static_cast<uint64_t *>(ptm_root(0));
+  CHECK(root != nullptr);
+  if (root)
+    CHECK_EQ(*root, 4242u);
+  CHECK(ptm_root(128) == nullptr); // cannot grow
+  ptm_close();
+  CHECK_EQ(ptm_open(good.c_str(), kSize), 0);
+  ptm_close();
+  unlink(good.c_str());
+  return check_result("bad_pools");
+}

@@ -1,0 +1,160 @@
+//===- test_crash.cpp - real crashes: SIGKILL a writer, reopen, check -----===//
+//
+// test_crash ITERATIONS SEED: a child process (this program, `child` mode)
+// runs transfers at 2 threads on a pool file; after each commit it writes the
+// transfer's id to a pipe (an acknowledgement). The parent SIGKILLs it at a
+// random moment (seeded), reopens the pool (recovery runs), and checks that
+// the total is conserved, that every acknowledged transfer is present
+// (ids below next_id, and its record in the pool's ring of records), then
+// starts the next child on the same pool. Bounded: ITERATIONS kills.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pool_test.h"
+
+#include <csignal>
+#include <cstring>
+#include <random>
+#include <sys/wait.h>
+#include <thread>
+#include <time.h>
+#include <vector>
+
+constexpr int kAccounts = 64;
+constexpr uint64_t kInitial = 1000;
+constexpr uint64_t kRecords = 1 << 16;
+
+struct Record {
+  uint64_t id, from, to, amount;
+};
+
+struct Root {
+  uint64_t next_id;
+  uint64_t accounts[kAccounts];
+  Record records[kRecords];
+};
+
+static int child(const char *path, int fd) {
+  if (ptm_open(path, 0) != 0)
+    return 3;
+  auto *root = static_cast<Root *>(ptm_root(0));
+  if (!root)
+    return 3;
+  auto work = [&](unsigned seed) {
+    std::mt19937 rng(seed);
+    for (;;) {
+      uint64_t from = rng() % kAccounts, to = rng() % kAccounts;
+      uint64_t amount = rng() % 100;
+      uint64_t id = 0;
+      run_tx([&] {
+        id = __ptm_read_8(&root->next_id);
+        __ptm_write_8(&root->next_id, id + 1);
+        uint64_t a = __ptm_read_8(&root->accounts[from]);
+        uint64_t moved = a < amount ? a : amount;
+        __ptm_write_8(&root->accounts[from], a - moved);
+        __ptm_write_8(&root->accounts[to],
+                      __ptm_read_8(&root->accounts[to]) + moved);
+        Record *r = &root->records[id % kRecords];
+        __ptm_write_8(&r->id, id);
+        __ptm_write_8(&r->from, from);
+        __ptm_write_8(&r->to, to);
+        __ptm_write_8(&r->amount, moved);
+      });
+      if (write(fd, &id, sizeof id) != sizeof id)
+        _exit(4);
+    }
+  };
+  std::thread t1(work, unsigned(getpid()) * 2),
+      t2(work, unsigned(getpid()) * 2 + 1);
+  t1.join(); // never returns: killed
+  t2.join();
+  return 0;
+}
+
+// Reopens the pool and checks it against the acknowledged ids.
+static void verify(const std::string &path, const std::vector<uint64_t> &acks,
+                   int iteration) {
+  int rc = ptm_open(path.c_str(), 0);
+  CHECK_EQ(rc, 0);
+  if (rc != 0)
+    return;
+  auto *root = static_cast<Root *>(ptm_root(0));
+  CHECK(root != nullptr);
+  uint64_t sum = 0;
+  for (auto a : root->accounts)
+    sum += a;
+  if (sum != kInitial * kAccounts)
+    fprintf(stderr, "iteration %d: total %llu\n", iteration,
+            (unsigned long long)sum);
+  CHECK_EQ(sum, kInitial * kAccounts);
+  uint64_t next = root->next_id;
+  int missing = 0;
+  for (uint64_t id : acks) {
+    bool ok = id < next &&
+              (id + kRecords < next || root->records[id % kRecords].id == id);
+    if (!ok && ++missing < 5)
+      fprintf(stderr,
+              "iteration %d: acknowledged transfer %llu missing "
+              "(next_id %llu)\n",
+              iteration, (unsigned long long)id, (unsigned long long)next);
+  }
+  CHECK_EQ(missing, 0);
+  ptm_close();
+}
+
+int main(int argc, char **argv) {
+  if (argc == 4 && !strcmp(argv[1], "child"))
+    return child(argv[2], atoi(argv[3]));
+  int iterations = argc > 1 ? atoi(argv[1]) : 20;
+  unsigned seed = argc > 2 ? unsigned(atoi(argv[2])) : 1;
+  std::mt19937 rng(seed);
+  signal(SIGPIPE, SIG_IGN);
+
+  std::string path = temp_pool_path("crash");
+  CHECK_EQ(ptm_open(path.c_str(), 64 << 20), 0);
+  auto *root = static_cast<Root *>(ptm_root(sizeof(Root)));
+  CHECK(root != nullptr);
+  run_tx([&] {
+    for (auto &a : root->accounts)
+      __ptm_write_8(&a, kInitial);
+  });
+  ptm_close();
+
+  std::vector<uint64_t> acks;
+  uint64_t total_acks = 0;
+  for (int it = 0; it < iterations; ++it) {
+    int fds[2];
+    CHECK_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      char fd_text[16];
+      snprintf(fd_text, sizeof fd_text, "%d", fds[1]);
+      execl("/proc/self/exe", argv[0], "child", path.c_str(), fd_text,
+            (char *)nullptr);
+      _exit(5);
+    }
+    close(fds[1]);
+    // Kill at a random moment: 1 to 60 ms after the child starts.
+    struct timespec ts = {0, long(1 + rng() % 60) * 1000000L};
+    nanosleep(&ts, nullptr);
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFSIGNALED(status))
+      fprintf(stderr, "child exited with status %d\n", WEXITSTATUS(status));
+    CHECK(WIFSIGNALED(status));
+    acks.clear();
+    uint64_t id;
+    while (read(fds[0], &id, sizeof id) == sizeof id)
+      acks.push_back(id);
+    close(fds[0]);
+    total_acks += acks.size();
+    verify(path, acks, it);
+  }
+  printf("crash: %d kills, %llu acknowledged transfers checked\n", iterations,
+         (unsigned long long)total_acks);
+  CHECK(total_acks > 0);
+  unlink(path.c_str());
+  return check_result("crash");
+}
