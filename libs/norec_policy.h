@@ -1,0 +1,176 @@
+//===- norec_policy.h - one sequence lock, value validation -----*- C++ -*-===//
+//
+// NOrec (Dalessandro, Spear, Scott): no per-location metadata. A global
+// sequence lock orders writer commits (odd while one writes back). Reads log
+// (address, bytes seen); whenever the sequence lock has moved since the
+// snapshot, the transaction re-validates by comparing the logged values with
+// memory and moves its snapshot. Writes go to a redo log. A writer commits by
+// taking the lock at its snapshot value (re-validating until it succeeds),
+// writes back and releases. Privatization-safe without quiescence: write-back
+// happens under the lock, and every read re-validates after a commit.
+//
+//   made of: ValueLog (read_set.h) + RedoLog + a sequence lock + Hourglass
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_LIBS_NOREC_POLICY_H
+#define PTM_LIBS_NOREC_POLICY_H
+
+#include "runtime/read_set.h"
+#include "runtime/redo_log.h"
+#include "runtime/stm_policy.h"
+
+namespace ptm {
+
+struct NorecPolicy : StmPolicyBase {
+  using Self = NorecPolicy;
+  alignas(64) static inline std::atomic<uint64_t> seq{0};
+  static inline thread_local uint64_t snapshot;
+  static inline thread_local ValueLog values;
+  static inline thread_local RedoLog redo;
+  static constexpr uint64_t kInvalid = ~uint64_t{0};
+
+  static void free_thread() {
+    values.release();
+    redo.release();
+  }
+
+  static uint64_t even_seq() {
+    for (unsigned spins = 0;;) {
+      uint64_t s = seq.load(std::memory_order_acquire);
+      if (!(s & 1))
+        return s;
+      spin_pause(spins);
+    }
+  }
+
+  // A consistent snapshot time at which every logged value still holds, or
+  // kInvalid.
+  static __attribute__((noinline)) uint64_t validate(TxThread &tx) {
+    PrivateStack stack = PrivateStack::of(tx);
+    for (;;) {
+      uint64_t s = even_seq();
+      bool ok = values.matches_memory(stack);
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if (seq.load(std::memory_order_relaxed) != s)
+        continue;
+      return ok ? s : kInvalid;
+    }
+  }
+
+  static void start(TxThread &tx) {
+    tx.undo.clear();
+    values.clear();
+    redo.clear();
+    snapshot = even_seq();
+  }
+  static void begin(TxThread &tx) {
+    stm_thread.cleanup = free_thread;
+    Hourglass::enter(tx, stm_thread);
+    start(tx);
+  }
+  static void begin_irrevocable(TxThread &tx) {
+    stm_thread.cleanup = free_thread;
+    Hourglass::enter_serial(tx, stm_thread);
+    start(tx);
+  }
+  static bool become_irrevocable(TxThread &tx) {
+    Hourglass::serialize<Self>(
+        tx, stm_thread, [](TxThread &t) { return validate(t) != kInvalid; });
+    PrivateStack stack = PrivateStack::of(tx);
+    redo.write_back(stack.lo, stack.hi, &tx.undo);
+    redo.clear();
+    return true;
+  }
+
+  static bool commit(TxThread &tx) {
+    StmThread &st = stm_thread;
+    if (redo.empty()) {
+      tx.undo.clear();
+      Hourglass::leave(st);
+      return true;
+    }
+    uint64_t s = snapshot;
+    while (!seq.compare_exchange_strong(s, snapshot + 1)) {
+      s = validate(tx);
+      if (s == kInvalid)
+        return false;
+      snapshot = s;
+    }
+    PrivateStack stack = PrivateStack::of(tx);
+    redo.write_back(stack.lo, stack.hi);
+    seq.store(snapshot + 2, std::memory_order_release);
+    stat_add(tx.stats->log_entries, redo.size());
+    redo.clear();
+    Hourglass::leave(st);
+    return true;
+  }
+
+  static void rollback(TxThread &tx) {
+    undo_writes(tx);
+    stat_add(tx.stats->log_entries, redo.size());
+    redo.clear();
+    Hourglass::leave_after_abort(stm_thread);
+  }
+
+  // Reads N bytes at A from memory, consistent with the snapshot.
+  static __attribute__((always_inline)) void
+  read_memory(TxThread &tx, void *dst, uintptr_t a, size_t n) {
+    racy_copy(dst, reinterpret_cast<const void *>(a), n);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    while (
+        __builtin_expect(seq.load(std::memory_order_relaxed) != snapshot, 0)) {
+      uint64_t s = validate(tx);
+      if (s == kInvalid)
+        tx_conflict<Self>(tx, AbortCause::ReadConflict);
+      snapshot = s;
+      racy_copy(dst, reinterpret_cast<const void *>(a), n);
+      std::atomic_thread_fence(std::memory_order_acquire);
+    }
+    values.add(a, dst, n);
+  }
+
+  static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
+    if (serial())
+      return (void)memcpy(priv, tm, n);
+    auto a = reinterpret_cast<uintptr_t>(tm);
+    read_memory(tx, priv, a, n);
+    if (!redo.empty())
+      redo.overlay(priv, a, n);
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+    if (serial())
+      return serial_read(addr);
+    T value;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(!redo.empty(), 0)) {
+      // Read-after-write: the log alone when it has every byte.
+      if (redo.overlay(&value, a, sizeof(T)))
+        return value;
+      read_memory(tx, &value, a, sizeof(T));
+      redo.overlay(&value, a, sizeof(T));
+      return value;
+    }
+    read_memory(tx, &value, a, sizeof(T));
+    return value;
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
+                                                   T value) {
+    if (serial())
+      return serial_write(tx, addr, value);
+    redo.put(reinterpret_cast<uintptr_t>(addr), &value, sizeof value);
+  }
+
+  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
+    if (serial())
+      return serial_write_bytes(tx, tm, priv, n);
+    redo.put(reinterpret_cast<uintptr_t>(tm), priv, n);
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_LIBS_NOREC_POLICY_H

@@ -1,0 +1,146 @@
+//===- orec_mixed_policy.h - encounter-time locking, redo log ---*- C++ -*-===//
+//
+// orec_mixed (Mnemosyne-style): a write locks the orecs of its granules at
+// once but buffers the value in a redo log. A read of a granule whose orec we
+// hold is the only one that needs the redo log (memory under our lock is
+// stable); other reads are TL2 consistent reads. Commit: take a commit time,
+// validate if needed, write back, release with the time, quiesce. Abort:
+// release with the old versions (memory was not touched).
+//
+//   made of: OrecTx (orec_table.h) + RedoLog + GlobalClock + Hourglass +
+//            Quiescence
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_LIBS_OREC_MIXED_POLICY_H
+#define PTM_LIBS_OREC_MIXED_POLICY_H
+
+#include "runtime/orec_table.h"
+#include "runtime/quiescence.h"
+#include "runtime/redo_log.h"
+#include "runtime/stm_policy.h"
+
+namespace ptm {
+
+struct OrecMixedPolicy : StmPolicyBase {
+  using Self = OrecMixedPolicy;
+  static inline thread_local OrecTx ot;
+  static inline thread_local RedoLog redo;
+
+  static void free_thread() {
+    ot.free_buffers();
+    redo.release();
+  }
+
+  static void begin(TxThread &tx) {
+    stm_thread.cleanup = free_thread;
+    Hourglass::enter(tx, stm_thread);
+    tx.undo.clear();
+    redo.clear();
+    ot.begin(stm_thread.slot);
+  }
+  static void begin_irrevocable(TxThread &tx) {
+    stm_thread.cleanup = free_thread;
+    Hourglass::enter_serial(tx, stm_thread);
+    tx.undo.clear();
+    redo.clear();
+    ot.begin(stm_thread.slot);
+  }
+  static bool become_irrevocable(TxThread &tx) {
+    Hourglass::serialize<Self>(tx, stm_thread,
+                               [](TxThread &) { return ot.validate(); });
+    PrivateStack stack = PrivateStack::of(tx);
+    redo.write_back(stack.lo, stack.hi, &tx.undo);
+    redo.clear();
+    return true;
+  }
+
+  static bool commit(TxThread &tx) {
+    StmThread &st = stm_thread;
+    if (ot.locks.empty()) {
+      tx.undo.clear();
+      redo.clear();
+      Hourglass::leave(st);
+      return true;
+    }
+    uint64_t time = GlobalClock::tick();
+    if (!st.serial && time != ot.start + 1 && !ot.validate())
+      return false;
+    PrivateStack stack = PrivateStack::of(tx);
+    redo.write_back(stack.lo, stack.hi);
+    stat_add(tx.stats->log_entries, redo.size() + tx.undo.size());
+    tx.undo.clear();
+    redo.clear();
+    ot.release_all(time);
+    bool quiesce = !st.serial;
+    Hourglass::leave(st);
+    if (quiesce)
+      Quiescence::wait(st);
+    return true;
+  }
+
+  static void rollback(TxThread &tx) {
+    bool wrote_in_place = !tx.undo.empty();
+    undo_writes(tx);
+    if (wrote_in_place) // serial mode: readers may have seen the values
+      ot.release_all(GlobalClock::tick());
+    else
+      ot.release_all_unchanged();
+    stat_add(tx.stats->log_entries, redo.size());
+    redo.clear();
+    Hourglass::leave_after_abort(stm_thread);
+  }
+
+  static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
+    if (serial())
+      return (void)memcpy(priv, tm, n);
+    auto *d = static_cast<unsigned char *>(priv);
+    for_each_granule(reinterpret_cast<uintptr_t>(tm), n,
+                     [&](uintptr_t a, size_t k, size_t at) {
+                       if (ot.read_piece<Self>(tx, d + at, a, k))
+                         redo.overlay(d + at, a, k);
+                     });
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+    if (serial())
+      return serial_read(addr);
+    T value;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect((a & (kGranule - 1)) + sizeof(T) <= kGranule, 1)) {
+      if (ot.read_piece<Self>(tx, &value, a, sizeof(T)))
+        redo.overlay(&value, a, sizeof(T));
+    } else {
+      read_bytes(tx, &value, addr, sizeof(T));
+    }
+    return value;
+  }
+
+  static void lock_all(TxThread &tx, uintptr_t a, size_t n) {
+    for_each_granule(a, n, [&](uintptr_t g, size_t, size_t) {
+      ot.lock_or_abort<Self>(tx, g);
+    });
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
+                                                   T value) {
+    if (serial())
+      return serial_write(tx, addr, value);
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    lock_all(tx, a, sizeof(T));
+    redo.put(a, &value, sizeof value);
+  }
+
+  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
+    if (serial())
+      return serial_write_bytes(tx, tm, priv, n);
+    auto a = reinterpret_cast<uintptr_t>(tm);
+    lock_all(tx, a, n);
+    redo.put(a, priv, n);
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_LIBS_OREC_MIXED_POLICY_H

@@ -1,0 +1,215 @@
+//===- tlrw_policy.h - readers/writer bytelocks, undo log -------*- C++ -*-===//
+//
+// TLRW (Dice and Shavit): every granule maps to a bytelock: a writer field
+// (owner slot + 1) and one reader byte per thread slot (threads with a slot
+// past the bytes use a shared counter). A read sets its byte, fences, and
+// proceeds if no writer holds the lock (else backs off, bounded, then
+// aborts); a write takes the writer field and waits for the readers to leave
+// (bounded, then aborts), then writes in place with an undo log. Reads need
+// no validation, commit just releases: no quiescence is needed, privatization
+// is safe by locking.
+//
+//   made of: ByteLock table + UndoLog + Hourglass
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_LIBS_TLRW_POLICY_H
+#define PTM_LIBS_TLRW_POLICY_H
+
+#include "runtime/grow_buffer.h"
+#include "runtime/stm_policy.h"
+
+#include <atomic>
+
+namespace ptm {
+
+struct TlrwPolicy : StmPolicyBase {
+  using Self = TlrwPolicy;
+  static constexpr unsigned kReaderBytes = 56;
+  static constexpr unsigned kSpins = 256;
+
+  struct alignas(64) ByteLock {
+    std::atomic<uint32_t> owner;    // 0 or slot + 1
+    std::atomic<uint32_t> overflow; // readers with slot >= kReaderBytes
+    uint8_t readers[kReaderBytes];  // byte per slot, read as words
+  };
+  static constexpr unsigned kBits = 16;
+  static inline ByteLock table[1u << kBits];
+
+  static ByteLock &lock_of(uintptr_t a) {
+    return table[(a >> 3) & ((1u << kBits) - 1)];
+  }
+
+  static inline thread_local GrowBuffer<ByteLock *> read_locks;
+  static inline thread_local GrowBuffer<ByteLock *> write_locks;
+
+  static void free_thread() {
+    read_locks.release();
+    write_locks.release();
+  }
+
+  static uint32_t me() { return static_cast<uint32_t>(stm_thread.slot) + 1; }
+
+  static bool holds_read(ByteLock &l) {
+    unsigned s = static_cast<unsigned>(stm_thread.slot);
+    if (s < kReaderBytes)
+      return __atomic_load_n(&l.readers[s], __ATOMIC_RELAXED) != 0;
+    for (size_t i = 0; i < read_locks.size; ++i)
+      if (read_locks[i] == &l)
+        return true;
+    return false;
+  }
+  static void set_reader(ByteLock &l, bool on) {
+    unsigned s = static_cast<unsigned>(stm_thread.slot);
+    if (s < kReaderBytes)
+      __atomic_store_n(&l.readers[s], on ? 1 : 0,
+                       on ? __ATOMIC_SEQ_CST : __ATOMIC_RELEASE);
+    else if (on)
+      l.overflow.fetch_add(1, std::memory_order_seq_cst);
+    else
+      l.overflow.fetch_sub(1, std::memory_order_release);
+  }
+  // Readers other than us.
+  static bool other_readers(ByteLock &l) {
+    typedef uint64_t __attribute__((may_alias)) word_t;
+    const auto *words = reinterpret_cast<const word_t *>(l.readers);
+    unsigned s = static_cast<unsigned>(stm_thread.slot);
+    for (unsigned w = 0; w < kReaderBytes / 8; ++w) {
+      uint64_t v = __atomic_load_n(&words[w], __ATOMIC_ACQUIRE);
+      if (s < kReaderBytes && s / 8 == w)
+        v &= ~(0xffull << (8 * (s % 8)));
+      if (v)
+        return true;
+    }
+    uint32_t mine = s >= kReaderBytes && holds_read(l) ? 1 : 0; // our own count
+    return l.overflow.load(std::memory_order_acquire) > mine;
+  }
+
+  static void acquire_read(TxThread &tx, ByteLock &l) {
+    for (unsigned spins = 0;;) {
+      set_reader(l, true);
+      uint32_t o = l.owner.load(std::memory_order_seq_cst);
+      if (o == 0) {
+        read_locks.push_back(&l);
+        return;
+      }
+      set_reader(l, false);
+      while (l.owner.load(std::memory_order_acquire) != 0) {
+        if (++spins > kSpins)
+          tx_conflict<Self>(tx, AbortCause::ReadConflict);
+        spin_pause(spins);
+      }
+    }
+  }
+
+  static void acquire_write(TxThread &tx, ByteLock &l) {
+    uint32_t id = me();
+    if (l.owner.load(std::memory_order_relaxed) == id)
+      return;
+    for (unsigned spins = 0;;) {
+      uint32_t expected = 0;
+      if (l.owner.load(std::memory_order_relaxed) == 0 &&
+          l.owner.compare_exchange_weak(expected, id))
+        break;
+      if (++spins > kSpins)
+        tx_conflict<Self>(tx, AbortCause::WriteConflict);
+      spin_pause(spins);
+    }
+    write_locks.push_back(&l);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    for (unsigned spins = 0; other_readers(l);) {
+      if (++spins > kSpins)
+        tx_conflict<Self>(tx, AbortCause::WriteConflict);
+      spin_pause(spins);
+    }
+  }
+
+  static void release_all() {
+    for (size_t i = 0; i < write_locks.size; ++i)
+      write_locks[i]->owner.store(0, std::memory_order_release);
+    write_locks.clear();
+    for (size_t i = 0; i < read_locks.size; ++i)
+      set_reader(*read_locks[i], false);
+    read_locks.clear();
+  }
+
+  static void start(TxThread &tx) {
+    tx.undo.clear();
+    read_locks.clear();
+    write_locks.clear();
+  }
+  static void begin(TxThread &tx) {
+    stm_thread.cleanup = free_thread;
+    Hourglass::enter(tx, stm_thread);
+    start(tx);
+  }
+  static void begin_irrevocable(TxThread &tx) {
+    stm_thread.cleanup = free_thread;
+    Hourglass::enter_serial(tx, stm_thread);
+    start(tx);
+  }
+  static bool become_irrevocable(TxThread &tx) {
+    // Reads are locked: nothing to validate.
+    Hourglass::serialize<Self>(tx, stm_thread, [](TxThread &) { return true; });
+    return true;
+  }
+
+  static bool commit(TxThread &tx) {
+    stat_add(tx.stats->log_entries, tx.undo.size());
+    tx.undo.clear();
+    release_all();
+    Hourglass::leave(stm_thread);
+    return true;
+  }
+
+  static void rollback(TxThread &tx) {
+    undo_writes(tx);
+    release_all();
+    Hourglass::leave_after_abort(stm_thread);
+  }
+
+  static void lock_for_read(TxThread &tx, uintptr_t a, size_t n) {
+    uint32_t id = me();
+    for_each_granule(a, n, [&](uintptr_t g, size_t, size_t) {
+      ByteLock &l = lock_of(g);
+      if (l.owner.load(std::memory_order_relaxed) != id && !holds_read(l))
+        acquire_read(tx, l);
+    });
+  }
+
+  static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
+    if (!serial())
+      lock_for_read(tx, reinterpret_cast<uintptr_t>(tm), n);
+    memcpy(priv, tm, n);
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+    if (!serial())
+      lock_for_read(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));
+    return serial_read(addr);
+  }
+
+  static void lock_for_write(TxThread &tx, uintptr_t a, size_t n) {
+    for_each_granule(a, n, [&](uintptr_t g, size_t, size_t) {
+      acquire_write(tx, lock_of(g));
+    });
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
+                                                   T value) {
+    if (!serial())
+      lock_for_write(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));
+    serial_write(tx, addr, value);
+  }
+
+  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
+    if (!serial())
+      lock_for_write(tx, reinterpret_cast<uintptr_t>(tm), n);
+    serial_write_bytes(tx, tm, priv, n);
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_LIBS_TLRW_POLICY_H

@@ -1,0 +1,74 @@
+//===- stm_access.h - memory access helpers of the concurrent STMs -*- C++ -*-//
+//
+// Granules: the concurrent STMs track memory in aligned 8-byte granules (one
+// orec, one redo entry, one bloom-filter bit per granule). An access of N
+// bytes at any address covers one or more granules; for_each_granule splits
+// it. Bytes outside the access are never written: redo entries carry a byte
+// mask, undo entries exact spans.
+//
+// racy_copy: loads of memory other threads may be writing concurrently; the
+// algorithms decide afterwards (versions, values, signatures) whether what
+// was read is usable. The signal fences keep the compiler from moving the
+// loads across the metadata checks around them.
+//
+// The private stack: frames created after the transaction began lie in
+// [current stack pointer, TxThread::stack_mark). They are private to the
+// attempt, dead after it, and may be reused by later frames of the same
+// attempt: value-based validation skips them and write-back does not write
+// them (they may now hold the frames doing the commit).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_STM_ACCESS_H
+#define PTM_RUNTIME_STM_ACCESS_H
+
+#include "runtime/tx_thread.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace ptm {
+
+constexpr uintptr_t kGranule = 8;
+
+__attribute__((always_inline)) inline uintptr_t granule_of(uintptr_t a) {
+  return a & ~(kGranule - 1);
+}
+
+// Calls F(addr, n, offset) for each granule-contained piece of [addr,
+// addr+n); offset is the position of the piece in the access.
+template <class F>
+__attribute__((always_inline)) inline void for_each_granule(uintptr_t addr,
+                                                            size_t n, F f) {
+  size_t done = 0;
+  while (done < n) {
+    uintptr_t a = addr + done;
+    size_t room = kGranule - (a & (kGranule - 1));
+    size_t piece = n - done < room ? n - done : room;
+    f(a, piece, done);
+    done += piece;
+  }
+}
+
+__attribute__((always_inline)) inline void racy_copy(void *dst, const void *src,
+                                                     size_t n) {
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  memcpy(dst, src, n);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
+// [lo, hi): the stack frames created since the transaction began (see above),
+// as seen from the caller of this function.
+struct PrivateStack {
+  uintptr_t lo, hi;
+  static __attribute__((always_inline)) PrivateStack of(const TxThread &tx) {
+    return PrivateStack{reinterpret_cast<uintptr_t>(stack_position()),
+                        reinterpret_cast<uintptr_t>(tx.stack_mark)};
+  }
+  bool contains(uintptr_t a) const { return a >= lo && a < hi; }
+};
+
+} // namespace ptm
+
+#endif // PTM_RUNTIME_STM_ACCESS_H

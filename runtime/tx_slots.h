@@ -1,0 +1,115 @@
+//===- tx_slots.h - per-thread slots of the concurrent STMs -----*- C++ -*-===//
+//
+// Every thread that runs a transaction of a concurrent STM claims one slot
+// (0 .. kMaxTxThreads-1) at its first begin and gives it back when it exits.
+// A slot is its thread's small integer id (orec lock owners, TLRW reader
+// bytes) and its announcement word: `active` is 0 outside a transaction and a
+// fresh non-zero number while an attempt runs. Announcing is a sequentially
+// consistent store, so a thread that announces and then reads a global flag,
+// and a thread that sets the flag and then reads the announcements, cannot
+// both miss each other (Dekker): that is how the hourglass drains
+// (hourglass.h) and how quiescence (quiescence.h) finds running attempts.
+//
+// StmThread is the per-thread scheduling state shared by the policies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_TX_SLOTS_H
+#define PTM_RUNTIME_TX_SLOTS_H
+
+#include "runtime/report.h"
+
+#include <atomic>
+#include <cstdint>
+#include <pthread.h>
+#include <sched.h>
+
+namespace ptm {
+
+constexpr unsigned kMaxTxThreads = 256;
+
+// Pause in a spin loop; yields the CPU now and then (threads may outnumber
+// cores, and whoever we wait for must get to run).
+__attribute__((always_inline)) inline void spin_pause(unsigned &spins) {
+  if (++spins % 64 == 0)
+    sched_yield();
+  else
+    __builtin_ia32_pause();
+}
+
+struct alignas(64) TxSlot {
+  std::atomic<uint64_t> active{0}; // 0: no attempt running
+  std::atomic<bool> used{false};   // claimed by a live thread
+};
+
+// Per-thread scheduling state of a concurrent STM (constant-initialized,
+// trivially destructible: static TLS without a wrapper).
+struct StmThread {
+  int slot = -1;               // claimed at the first begin
+  uint64_t attempts = 0;       // announcements made (their values)
+  bool owns_hourglass = false; // this thread holds the hourglass flag
+  bool serial = false;         // running alone, in place (irrevocable)
+  bool want_serial = false;    // the next attempt starts serial
+  bool ending = false;         // the rollback in progress ends the transaction
+  void (*cleanup)() = nullptr; // the policy's thread-exit hook
+};
+
+struct TxSlots {
+  static inline TxSlot slots[kMaxTxThreads];
+  static inline std::atomic<unsigned> high_water{0}; // slots ever claimed
+  static inline pthread_key_t exit_key;
+  static inline pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+  static void on_exit(void *arg) {
+    auto *st = static_cast<StmThread *>(arg);
+    if (st->cleanup)
+      st->cleanup();
+    slots[st->slot].active.store(0, std::memory_order_release);
+    slots[st->slot].used.store(false, std::memory_order_release);
+    st->slot = -1;
+  }
+  static void make_key() {
+    if (pthread_key_create(&exit_key, on_exit) != 0)
+      fatal("cannot create the thread-exit key of the STM slots");
+  }
+
+  // Gives the calling thread a slot (released at thread exit).
+  static __attribute__((noinline)) void claim(StmThread &st) {
+    pthread_once(&exit_once, make_key);
+    for (unsigned i = 0; i < kMaxTxThreads; ++i) {
+      bool expected = false;
+      if (!slots[i].used.load(std::memory_order_relaxed) &&
+          slots[i].used.compare_exchange_strong(expected, true)) {
+        st.slot = static_cast<int>(i);
+        unsigned hw = high_water.load();
+        while (hw < i + 1 && !high_water.compare_exchange_weak(hw, i + 1)) {
+        }
+        pthread_setspecific(exit_key, &st);
+        return;
+      }
+    }
+    fatal("more than %u threads run transactions at once", kMaxTxThreads);
+  }
+
+  static void announce(StmThread &st) {
+    slots[st.slot].active.store(++st.attempts, std::memory_order_seq_cst);
+  }
+  static void retire(StmThread &st) {
+    slots[st.slot].active.store(0, std::memory_order_release);
+  }
+
+  // Waits until no other thread runs an attempt.
+  static void drain(const StmThread &st) {
+    unsigned n = high_water.load(std::memory_order_acquire);
+    for (unsigned i = 0; i < n; ++i) {
+      if (static_cast<int>(i) == st.slot)
+        continue;
+      for (unsigned spins = 0;
+           slots[i].active.load(std::memory_order_acquire) != 0;)
+        spin_pause(spins);
+    }
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_RUNTIME_TX_SLOTS_H

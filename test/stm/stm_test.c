@@ -1,0 +1,576 @@
+/* stm_test MODE THREADS - concurrency stress tests of one ptm library,
+ * compiled with the plugin (test/stm/CMakeLists.txt builds one per library).
+ *
+ *   bank       transfers and deposits; auditors check the total inside
+ *              transactions; at the end no update is lost
+ *   list       sorted linked-list set, insert/remove/lookup; the final set
+ *              equals the initial one plus the committed inserts minus the
+ *              committed removes, and the list is sorted and acyclic
+ *   privatize  threads unlink nodes in a transaction, then write, check and
+ *              free them outside any transaction while others update nodes
+ *              in transactions
+ *   starve     one long transaction that conflicts with everyone and short
+ *              conflicting ones; the long one finishes in bounded time
+ *   alloc      malloc/free inside contended transactions (with restarts):
+ *              no leak, no double free
+ * Exit status 0 when every check passed.
+ */
+#include <malloc.h>
+#include <pthread.h>
+#include <ptm.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fprintf(stderr, "\n");                                                   \
+      __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);                      \
+    }                                                                          \
+  } while (0)
+
+static unsigned next_random(unsigned *state) {
+  *state = *state * 1103515245u + 12345u;
+  return *state >> 8;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int nthreads;
+static volatile int stop;
+
+static void run_threads(void *(*fn)(void *), int n, void *args,
+                        size_t arg_size) {
+  pthread_t t[64];
+  for (int i = 0; i < n; i++)
+    pthread_create(&t[i], NULL, fn, (char *)args + i * arg_size);
+  for (int i = 0; i < n; i++)
+    pthread_join(t[i], NULL);
+}
+
+/* ---- bank --------------------------------------------------------------- */
+
+#define ACCOUNTS 64
+#define INITIAL 1000
+static long accounts[ACCOUNTS];
+static long deposited; /* sum of all deposits, updated with them */
+
+struct bank_worker {
+  int id;
+  long ops;
+  long deposits; /* committed by this thread */
+  long audits;
+};
+
+static void transfer(int a, int b, long amount) {
+  if (accounts[a] >= amount) {
+    accounts[a] -= amount;
+    accounts[b] += amount;
+  }
+}
+
+static long bank_sum(void) {
+  long s = 0;
+  for (int i = 0; i < ACCOUNTS; i++)
+    s += accounts[i];
+  return s;
+}
+
+static void *bank_run(void *arg) {
+  struct bank_worker *w = arg;
+  unsigned seed = 12345u * (unsigned)(w->id + 1);
+  for (long i = 0; i < w->ops; i++) {
+    int a = (int)(next_random(&seed) % ACCOUNTS);
+    int b = (int)(next_random(&seed) % ACCOUNTS);
+    long amount = (long)(next_random(&seed) % 100);
+    if (i % 8 == 0) {
+      long d = amount % 5 + 1;
+      PTM_BEGIN();
+      accounts[a] += d;
+      deposited += d;
+      PTM_END();
+      w->deposits += d;
+    } else {
+      PTM_BEGIN();
+      transfer(a, b, amount);
+      PTM_END();
+    }
+  }
+  return NULL;
+}
+
+static void *bank_audit(void *arg) {
+  struct bank_worker *w = arg;
+  do {
+    long sum, dep;
+    PTM_BEGIN();
+    sum = bank_sum();
+    dep = deposited;
+    PTM_END();
+    CHECK(sum == (long)ACCOUNTS * INITIAL + dep, "audit %ld != %ld + %ld", sum,
+          (long)ACCOUNTS * INITIAL, dep);
+    w->audits++;
+    usleep(50);
+  } while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE));
+  return NULL;
+}
+
+static void *bank_main_workers(void *arg) {
+  struct bank_worker *w = arg;
+  run_threads(bank_run, nthreads, w, sizeof *w);
+  __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+static void test_bank(long ops) {
+  for (int i = 0; i < ACCOUNTS; i++)
+    accounts[i] = INITIAL;
+  struct bank_worker w[64], auditors[2];
+  memset(w, 0, sizeof w);
+  memset(auditors, 0, sizeof auditors);
+  for (int i = 0; i < nthreads; i++) {
+    w[i].id = i;
+    w[i].ops = ops;
+  }
+  double t0 = now_seconds();
+  pthread_t driver, aud[2];
+  for (int i = 0; i < 2; i++)
+    pthread_create(&aud[i], NULL, bank_audit, &auditors[i]);
+  pthread_create(&driver, NULL, bank_main_workers, w);
+  pthread_join(driver, NULL);
+  double t = now_seconds() - t0;
+  for (int i = 0; i < 2; i++)
+    pthread_join(aud[i], NULL);
+  long dep = 0;
+  for (int i = 0; i < nthreads; i++)
+    dep += w[i].deposits;
+  CHECK(deposited == dep, "deposits lost: %ld committed, %ld recorded", dep,
+        deposited);
+  CHECK(bank_sum() == (long)ACCOUNTS * INITIAL + dep, "final total %ld",
+        bank_sum());
+  CHECK(auditors[0].audits > 0 && auditors[1].audits > 0, "no audits");
+  printf("RESULT bench=stm_bank lib=%s threads=%d ops_per_s=%.0f\n",
+         ptm_algorithm(), nthreads, (double)ops * nthreads / t);
+}
+
+/* ---- list --------------------------------------------------------------- */
+
+#define KEYS 128
+struct node {
+  long key;
+  struct node *next;
+};
+static struct node list_head = {-1, NULL};
+
+static int list_insert(long key) {
+  struct node *prev = &list_head, *cur = list_head.next;
+  while (cur && cur->key < key) {
+    prev = cur;
+    cur = cur->next;
+  }
+  if (cur && cur->key == key)
+    return 0;
+  struct node *n = malloc(sizeof *n);
+  n->key = key;
+  n->next = cur;
+  prev->next = n;
+  return 1;
+}
+
+static int list_remove(long key) {
+  struct node *prev = &list_head, *cur = list_head.next;
+  while (cur && cur->key < key) {
+    prev = cur;
+    cur = cur->next;
+  }
+  if (!cur || cur->key != key)
+    return 0;
+  prev->next = cur->next;
+  free(cur);
+  return 1;
+}
+
+static int list_lookup(long key) {
+  struct node *cur = list_head.next;
+  while (cur && cur->key < key)
+    cur = cur->next;
+  return cur && cur->key == key;
+}
+
+struct list_worker {
+  int id;
+  long ops;
+  long inserted[KEYS];
+  long removed[KEYS];
+};
+
+static void *list_run(void *arg) {
+  struct list_worker *w = arg;
+  unsigned seed = 777u * (unsigned)(w->id + 3);
+  for (long i = 0; i < w->ops; i++) {
+    long key = (long)(next_random(&seed) % KEYS);
+    unsigned op = next_random(&seed) % 4;
+    int done;
+    if (op == 0) {
+      PTM_BEGIN();
+      done = list_insert(key);
+      PTM_END();
+      w->inserted[key] += done;
+    } else if (op == 1) {
+      PTM_BEGIN();
+      done = list_remove(key);
+      PTM_END();
+      w->removed[key] += done;
+    } else {
+      PTM_BEGIN();
+      done = list_lookup(key);
+      PTM_END();
+      (void)done;
+    }
+  }
+  return NULL;
+}
+
+static void test_list(long ops) {
+  int initial[KEYS] = {0};
+  for (long k = KEYS - 2; k >= 0; k -= 2) { /* even keys */
+    struct node *n = malloc(sizeof *n);
+    n->key = k;
+    n->next = list_head.next;
+    list_head.next = n;
+    initial[k] = 1;
+  }
+  static struct list_worker w[64];
+  memset(w, 0, sizeof w);
+  for (int i = 0; i < nthreads; i++) {
+    w[i].id = i;
+    w[i].ops = ops;
+  }
+  run_threads(list_run, nthreads, w, sizeof w[0]);
+  int present[KEYS] = {0};
+  long prev = -1, length = 0;
+  for (struct node *n = list_head.next; n; n = n->next) {
+    CHECK(n->key > prev, "unsorted: %ld after %ld", n->key, prev);
+    CHECK(n->key >= 0 && n->key < KEYS, "bad key %ld", n->key);
+    if (n->key < 0 || n->key >= KEYS || ++length > KEYS)
+      break; /* garbage or a cycle */
+    present[n->key] = 1;
+    prev = n->key;
+  }
+  for (int k = 0; k < KEYS; k++) {
+    long expect = initial[k];
+    for (int i = 0; i < nthreads; i++)
+      expect += w[i].inserted[k] - w[i].removed[k];
+    CHECK(expect == present[k], "key %d: replay says %ld, list has %d", k,
+          expect, present[k]);
+  }
+  while (list_head.next) {
+    struct node *n = list_head.next;
+    list_head.next = n->next;
+    free(n);
+  }
+}
+
+/* ---- privatization ------------------------------------------------------- */
+
+#define PAYLOAD 8
+struct pnode {
+  struct pnode *next;
+  long data[PAYLOAD]; /* all equal while shared */
+};
+static struct pnode *plist;
+static long privatized;
+
+static void push_node(struct pnode *n) {
+  n->next = plist;
+  plist = n;
+}
+
+static void *priv_updater(void *arg) {
+  unsigned seed = 99u * (unsigned)(*(int *)arg + 1);
+  while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+    unsigned skip = next_random(&seed) % 8;
+    PTM_BEGIN();
+    struct pnode *n = plist;
+    for (unsigned i = 0; n && i < skip; i++)
+      n = n->next;
+    if (n)
+      for (int i = 0; i < PAYLOAD; i++)
+        n->data[i] += 1;
+    PTM_END();
+  }
+  return NULL;
+}
+
+static void *priv_privatizer(void *arg) {
+  (void)arg;
+  for (int round = 0; round < 3000; round++) {
+    struct pnode *n;
+    PTM_BEGIN();
+    n = plist;
+    if (n)
+      plist = n->next;
+    PTM_END();
+    if (n) {
+      /* Private now: no transaction may write it any more. */
+      long v = n->data[0];
+      for (int i = 1; i < PAYLOAD; i++)
+        CHECK(n->data[i] == v, "garbled node: data[%d]=%ld, data[0]=%ld", i,
+              n->data[i], v);
+      for (int i = 0; i < PAYLOAD; i++)
+        n->data[i] = -7;
+      for (volatile int spin = 0; spin < 200; spin++) {
+      }
+      for (int i = 0; i < PAYLOAD; i++)
+        CHECK(n->data[i] == -7,
+              "late transactional write to a private node: "
+              "%ld",
+              n->data[i]);
+      memset(n, 0xdb, sizeof *n);
+      free(n);
+      privatized++;
+    }
+    /* Keep the list populated with fresh nodes. */
+    struct pnode *fresh = malloc(sizeof *fresh);
+    for (int i = 0; i < PAYLOAD; i++)
+      fresh->data[i] = round;
+    PTM_BEGIN();
+    push_node(fresh);
+    PTM_END();
+  }
+  __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+static void test_privatize(void) {
+  for (int i = 0; i < 16; i++) {
+    struct pnode *n = calloc(1, sizeof *n);
+    n->next = plist;
+    plist = n;
+  }
+  int ids[64];
+  pthread_t t[64];
+  int updaters = nthreads > 1 ? nthreads - 1 : 1;
+  for (int i = 0; i < updaters; i++) {
+    ids[i] = i;
+    pthread_create(&t[i], NULL, priv_updater, &ids[i]);
+  }
+  pthread_t p;
+  pthread_create(&p, NULL, priv_privatizer, NULL);
+  pthread_join(p, NULL);
+  for (int i = 0; i < updaters; i++)
+    pthread_join(t[i], NULL);
+  CHECK(privatized > 1000, "only %ld nodes privatized", privatized);
+  for (struct pnode *n = plist; n;) {
+    struct pnode *next = n->next;
+    for (int i = 1; i < PAYLOAD; i++)
+      CHECK(n->data[i] == n->data[0], "garbled shared node");
+    free(n);
+    n = next;
+  }
+}
+
+/* ---- starvation / hourglass ---------------------------------------------- */
+
+#define CELLS 512
+static long cells[CELLS];
+static long short_commits[64];
+
+static void *starve_short(void *arg) {
+  int id = *(int *)arg;
+  unsigned seed = 5u * (unsigned)(id + 1);
+  while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+    int a = (int)(next_random(&seed) % CELLS);
+    int b = (int)(next_random(&seed) % CELLS);
+    PTM_BEGIN();
+    cells[a] += 1;
+    cells[b] -= 1;
+    PTM_END();
+    short_commits[id]++;
+  }
+  return NULL;
+}
+
+static void test_starve(void) {
+  int ids[3] = {0, 1, 2};
+  pthread_t t[3];
+  for (int i = 0; i < 3; i++)
+    pthread_create(&t[i], NULL, starve_short, &ids[i]);
+  double t0 = now_seconds();
+  int rounds = 20;
+  for (int r = 0; r < rounds; r++) {
+    long sum;
+    PTM_BEGIN();
+    sum = 0;
+    for (int i = 0; i < CELLS; i++) {
+      sum += cells[i];
+      cells[i] += 1; /* writes all: conflicts with everyone */
+    }
+    for (int i = 0; i < CELLS; i++)
+      cells[i] -= 1;
+    PTM_END();
+    CHECK(sum == 0, "long transaction saw sum %ld", sum);
+  }
+  double took = now_seconds() - t0;
+  __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+  for (int i = 0; i < 3; i++)
+    pthread_join(t[i], NULL);
+  long sum = 0;
+  for (int i = 0; i < CELLS; i++)
+    sum += cells[i];
+  CHECK(sum == 0, "final sum %ld", sum);
+  CHECK(took < 30.0, "%d long transactions took %.1f s", rounds, took);
+  ptm_stats_t s;
+  ptm_stats(&s);
+  printf("starve: %d long transactions in %.3f s; aborts %llu (read %llu "
+         "write %llu validation %llu); hourglass: %llu distressed, %llu "
+         "waits\n",
+         rounds, took, (unsigned long long)s.aborts,
+         (unsigned long long)s.aborts_read, (unsigned long long)s.aborts_write,
+         (unsigned long long)s.aborts_validation,
+         (unsigned long long)s.hourglass_distressed,
+         (unsigned long long)s.hourglass_waits);
+}
+
+/* ---- allocation ---------------------------------------------------------- */
+
+/* Uninstrumented: the flag survives the rollback of the restarted attempt. */
+static int restart_flags[64];
+PTM_PURE __attribute__((noinline)) static int first_time(int id) {
+  int first = !restart_flags[id];
+  restart_flags[id] = 1;
+  return first;
+}
+
+struct blob {
+  struct blob *next;
+  size_t size;
+  unsigned char bytes[];
+};
+static struct blob *blobs;
+static long live_blobs; /* updated in the same transactions */
+
+static void *alloc_run(void *arg) {
+  int id = *(int *)arg;
+  unsigned seed = 31u * (unsigned)(id + 1);
+  for (int i = 0; i < 4000; i++) {
+    unsigned r = next_random(&seed);
+    size_t size = 16 + r % 600;
+    int restart = r % 13 == 0;
+    restart_flags[id] = 0;
+    if (r % 3 != 0) {
+      PTM_BEGIN();
+      struct blob *b = malloc(sizeof *b + size);
+      b->size = size;
+      memset(b->bytes, (int)(size & 0xff), size);
+      b->next = blobs;
+      blobs = b;
+      live_blobs++;
+      if (restart && first_time(id))
+        ptm_restart();
+      PTM_END();
+    } else {
+      PTM_BEGIN();
+      struct blob *b = blobs;
+      if (b) {
+        blobs = b->next;
+        live_blobs--;
+        free(b);
+      }
+      if (restart && first_time(id))
+        ptm_restart();
+      PTM_END();
+    }
+  }
+  return NULL;
+}
+
+static void alloc_round(void) {
+  int ids[64];
+  for (int i = 0; i < nthreads; i++)
+    ids[i] = i;
+  run_threads(alloc_run, nthreads, ids, sizeof ids[0]);
+  long count = 0;
+  for (struct blob *b = blobs; b; b = b->next) {
+    for (size_t i = 0; i < b->size; i++)
+      if (b->bytes[i] != (unsigned char)(b->size & 0xff)) {
+        CHECK(0, "blob of %zu bytes corrupted at %zu", b->size, i);
+        break;
+      }
+    count++;
+  }
+  CHECK(count == live_blobs, "%ld blobs in the list, %ld counted", count,
+        live_blobs);
+  while (blobs) {
+    struct blob *b = blobs;
+    blobs = b->next;
+    free(b);
+  }
+  live_blobs = 0;
+  malloc_trim(0);
+}
+
+static void test_alloc(void) {
+  /* The first round warms up what threads keep (arenas, runtime records);
+   * the second must give back everything it allocated. */
+  alloc_round();
+  struct mallinfo2 before = mallinfo2();
+  alloc_round();
+  struct mallinfo2 after = mallinfo2();
+  long grown = (long)after.uordblks - (long)before.uordblks;
+  /* Each new thread leaves a statistics record (~200 bytes); an aborted or
+   * lost blob is 16..616 bytes, and there are hundreds of restarts. */
+  CHECK(grown < 8 * 1024, "heap in use grew by %ld bytes", grown);
+  ptm_stats_t s;
+  ptm_stats(&s);
+  CHECK(s.aborts_restart > 0, "no restarts");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: stm_test bank|list|privatize|starve|alloc "
+                    "THREADS [OPS]\n");
+    return 2;
+  }
+  nthreads = atoi(argv[2]);
+  if (nthreads < 1 || nthreads > 64)
+    nthreads = 2;
+  long ops = argc > 3 ? atol(argv[3]) : 20000;
+  const char *mode = argv[1];
+  if (!strcmp(mode, "bank"))
+    test_bank(ops);
+  else if (!strcmp(mode, "list"))
+    test_list(ops);
+  else if (!strcmp(mode, "privatize"))
+    test_privatize();
+  else if (!strcmp(mode, "starve"))
+    test_starve();
+  else if (!strcmp(mode, "alloc"))
+    test_alloc();
+  else {
+    fprintf(stderr, "unknown mode %s\n", mode);
+    return 2;
+  }
+  if (getenv("STM_TEST_STATS"))
+    ptm_stats_print(stderr);
+  if (failures) {
+    fprintf(stderr, "stm_test %s: FAILED (%d checks) [lib %s]\n", mode,
+            failures, ptm_algorithm());
+    return 1;
+  }
+  printf("stm_test %s: ok [lib %s, %d threads]\n", mode, ptm_algorithm(),
+         nthreads);
+  return 0;
+}
