@@ -384,7 +384,7 @@ static void test_privatize(void) {
 
 /* ---- starvation / hourglass ---------------------------------------------- */
 
-#define CELLS 512
+#define CELLS 4096
 static long cells[CELLS];
 static long short_commits[64];
 
@@ -403,16 +403,27 @@ static void *starve_short(void *arg) {
   return NULL;
 }
 
+/* Counts the attempts of the long transaction (uninstrumented, so an abort
+ * does not roll the count back). */
+static long long_attempts;
+PTM_PURE __attribute__((noinline)) static void count_attempt(void) {
+  long_attempts++;
+}
+
 static void test_starve(void) {
   int ids[3] = {0, 1, 2};
   pthread_t t[3];
   for (int i = 0; i < 3; i++)
     pthread_create(&t[i], NULL, starve_short, &ids[i]);
+  usleep(20000); /* the short transactions are running */
   double t0 = now_seconds();
   int rounds = 20;
+  long max_attempts = 0;
   for (int r = 0; r < rounds; r++) {
     long sum;
+    long_attempts = 0;
     PTM_BEGIN();
+    count_attempt();
     sum = 0;
     for (int i = 0; i < CELLS; i++) {
       sum += cells[i];
@@ -422,6 +433,8 @@ static void test_starve(void) {
       cells[i] -= 1;
     PTM_END();
     CHECK(sum == 0, "long transaction saw sum %ld", sum);
+    if (long_attempts > max_attempts)
+      max_attempts = long_attempts;
   }
   double took = now_seconds() - t0;
   __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
@@ -434,6 +447,16 @@ static void test_starve(void) {
   CHECK(took < 30.0, "%d long transactions took %.1f s", rounds, took);
   ptm_stats_t s;
   ptm_stats(&s);
+  /* A long transaction that aborted K times in a row became distressed (or
+   * found another distressed one holding the hourglass). */
+  const char *k_env = getenv("PTM_HOURGLASS_K");
+  long k = k_env ? atol(k_env) : 16;
+  if (strcmp(ptm_algorithm(), "cgl") != 0 && max_attempts > k)
+    CHECK(s.hourglass_distressed > 0,
+          "no hourglass activity after %ld "
+          "attempts",
+          max_attempts);
+  printf("starve: at most %ld attempts for a long transaction\n", max_attempts);
   printf("starve: %d long transactions in %.3f s; aborts %llu (read %llu "
          "write %llu validation %llu); hourglass: %llu distressed, %llu "
          "waits\n",
