@@ -6,6 +6,10 @@
  * history (the transfer log kept in the same transactions) must add up.
  *
  *   bank [-t THREADS] [-n TRANSFERS_PER_THREAD] [-a ACCOUNTS]
+ *
+ * With a persistent library the bank lives in the pool (PTM_POOL names the
+ * file; a private temporary pool otherwise): a second run on the same pool
+ * continues with the accounts of the first.
  */
 #include <ptm.h>
 
@@ -98,13 +102,25 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bank: no root object\n");
     return 1;
   }
+  /* A persistent pool that already holds a bank (PTM_POOL named an existing
+   * file): continue with its accounts; the checks below hold across runs. */
+  int reopened = 0;
   PTM_BEGIN();
-  bank->naccounts = naccounts;
-  bank->committed = 0;
-  bank->accounts = ptm_calloc(naccounts, sizeof(struct account));
-  for (long i = 0; i < naccounts; i++)
-    bank->accounts[i].balance = initial;
+  if (bank->accounts) {
+    reopened = 1;
+    naccounts = bank->naccounts;
+  } else {
+    bank->naccounts = naccounts;
+    bank->committed = 0;
+    bank->accounts = ptm_calloc(naccounts, sizeof(struct account));
+    for (long i = 0; i < naccounts; i++)
+      bank->accounts[i].balance = initial;
+  }
   PTM_END();
+  if (reopened)
+    printf("bank: reopened the pool: %ld accounts, %ld transfers committed by "
+           "earlier runs\n",
+           naccounts, bank->committed);
 
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);

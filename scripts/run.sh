@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The main job of the README: builds everything, then runs the example program
-# (examples/bank.c, compiled with the plugin, linked with LIB) end to end.
-#   scripts/run.sh [LIB]        LIB defaults to cgl; see build/bin/ptm-config --list
+# (examples/bank.c, compiled with the plugin, linked with LIB) end to end on a
+# persistent pool: a first run creates the pool and its bank, a second run
+# (2 threads) reopens it, recovers it and continues, then ptm-pool checks it.
+#   scripts/run.sh [LIB]    LIB defaults to p_cgl_lazy; see build/bin/ptm-config --list
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
-lib="${1:-cgl}"
+lib="${1:-p_cgl_lazy}"
 
 "$root/scripts/build.sh"
-if ! "$build/bin/ptm-config" --list | grep -qx "$lib"; then
-  echo "run: unknown library '$lib'; known: $("$build/bin/ptm-config" --list | tr '\n' ' ')" >&2
+config="$build/bin/ptm-config"
+if ! "$config" --list | grep -qx "$lib"; then
+  echo "run: unknown library '$lib'; known: $("$config" --list | tr '\n' ' ')" >&2
   exit 2
 fi
 
@@ -17,10 +20,22 @@ fi
 out="$build/examples/bank.$lib"
 mkdir -p "$build/examples"
 echo "run: clang-19 \$(ptm-config --cflags) -O2 -flto examples/bank.c \$(ptm-config --ldflags $lib) -o $out"
-clang-19 $("$build/bin/ptm-config" --cflags) -O2 -flto -pthread "$root/examples/bank.c" \
-  $("$build/bin/ptm-config" --ldflags "$lib") -o "$out"
+clang-19 $("$config" --cflags) -O2 -flto -pthread "$root/examples/bank.c" \
+  $("$config" --ldflags "$lib") -o "$out"
 
+pool="$build/examples/bank.$lib.pool"
+rm -f "$pool"
+case "$lib" in
+  p_* | gp_* | ip_*) persistent=1 ;;
+  *) persistent=0 ;;
+esac
 for threads in 1 2; do
-  echo "run: $out -t $threads -n 200000"
-  "$out" -t "$threads" -n 200000
+  echo "run: PTM_POOL=$pool $out -t $threads -n 200000"
+  PTM_POOL="$pool" PTM_POOL_SIZE=256M "$out" -t "$threads" -n 200000
 done
+if [ "$persistent" = 1 ]; then
+  echo "run: ptm-pool check $pool"
+  "$build/bin/ptm-pool" check "$pool"
+  "$build/bin/ptm-pool" info "$pool" | head -20
+fi
+rm -f "$pool"
