@@ -9,24 +9,29 @@
 // writes back and releases. Privatization-safe without quiescence: write-back
 // happens under the lock, and every read re-validates after a commit.
 //
-//   made of: ValueLog (read_set.h) + RedoLog + a sequence lock + Hourglass
+//   made of: ValueLog (read_set.h) + RedoLog + a sequence lock + Hourglass;
+//            LOGGING (stm_logging.h) holds the write set and writes it back
+//            (p_norec: in the pool slot, Listing 1's lazy commit under the
+//            sequence lock, whose odd value is the commit order)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_NOREC_POLICY_H
 #define PTM_LIBS_NOREC_POLICY_H
 
+#include "libs/stm_logging.h"
 #include "runtime/read_set.h"
-#include "runtime/redo_log.h"
-#include "runtime/stm_policy.h"
 
 namespace ptm {
 
-struct NorecPolicy : StmPolicyBase {
-  using Self = NorecPolicy;
+template <class Self, template <class> class Logging>
+struct NorecT : Logging<Self> {
+  using Log = Logging<Self>;
+  using Log::serial;
+  using Log::serial_read;
   alignas(64) static inline std::atomic<uint64_t> seq{0};
   static inline thread_local uint64_t snapshot;
   static inline thread_local ValueLog values;
-  static inline thread_local RedoLog redo;
+  static inline thread_local typename Log::Redo redo;
   static constexpr uint64_t kInvalid = ~uint64_t{0};
 
   static void free_thread() {
@@ -64,29 +69,40 @@ struct NorecPolicy : StmPolicyBase {
     snapshot = even_seq();
   }
   static void begin(TxThread &tx) {
+    Log::attempt_begin(tx);
     stm_thread.cleanup = free_thread;
     Hourglass::enter(tx, stm_thread);
     start(tx);
   }
   static void begin_irrevocable(TxThread &tx) {
-    stm_thread.cleanup = free_thread;
-    Hourglass::enter_serial(tx, stm_thread);
-    start(tx);
+    if constexpr (!Log::kIrrevocable) {
+      Log::begin_irrevocable(tx);
+    } else {
+      stm_thread.cleanup = free_thread;
+      Hourglass::enter_serial(tx, stm_thread);
+      start(tx);
+    }
   }
   static bool become_irrevocable(TxThread &tx) {
-    Hourglass::serialize<Self>(
-        tx, stm_thread, [](TxThread &t) { return validate(t) != kInvalid; });
-    PrivateStack stack = PrivateStack::of(tx);
-    redo.write_back(stack.lo, stack.hi, &tx.undo);
-    redo.clear();
-    return true;
+    if constexpr (!Log::kIrrevocable) {
+      return false;
+    } else {
+      Hourglass::serialize<Self>(
+          tx, stm_thread, [](TxThread &t) { return validate(t) != kInvalid; });
+      PrivateStack stack = PrivateStack::of(tx);
+      redo.write_back(stack.lo, stack.hi, &tx.undo);
+      redo.clear();
+      return true;
+    }
   }
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
+    Log::commit_begin(tx);
     if (redo.empty()) {
       tx.undo.clear();
       Hourglass::leave(st);
+      Log::attempt_end(tx);
       return true;
     }
     uint64_t s = snapshot;
@@ -96,20 +112,19 @@ struct NorecPolicy : StmPolicyBase {
         return false;
       snapshot = s;
     }
-    PrivateStack stack = PrivateStack::of(tx);
-    redo.write_back(stack.lo, stack.hi);
+    // Writers commit one at a time, in sequence-lock order.
+    Log::redo_commit(tx, redo, snapshot + 1);
     seq.store(snapshot + 2, std::memory_order_release);
-    stat_add(tx.stats->log_entries, redo.size());
-    redo.clear();
     Hourglass::leave(st);
+    Log::attempt_end(tx);
     return true;
   }
 
   static void rollback(TxThread &tx) {
-    undo_writes(tx);
-    stat_add(tx.stats->log_entries, redo.size());
-    redo.clear();
+    Log::undo_writes(tx);
+    Log::redo_discard(tx, redo);
     Hourglass::leave_after_abort(stm_thread);
+    Log::attempt_end(tx);
   }
 
   // Reads N bytes at A from memory, consistent with the snapshot.
@@ -160,16 +175,18 @@ struct NorecPolicy : StmPolicyBase {
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
     if (serial())
-      return serial_write(tx, addr, value);
+      return Log::serial_write(tx, addr, value);
     redo.put(reinterpret_cast<uintptr_t>(addr), &value, sizeof value);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     if (serial())
-      return serial_write_bytes(tx, tm, priv, n);
+      return Log::serial_write_bytes(tx, tm, priv, n);
     redo.put(reinterpret_cast<uintptr_t>(tm), priv, n);
   }
 };
+
+struct NorecPolicy : NorecT<NorecPolicy, StmLogging> {};
 
 } // namespace ptm
 

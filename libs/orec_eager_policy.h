@@ -10,37 +10,47 @@
 // fresh time (readers may have seen the in-place values).
 //
 //   made of: OrecTx (orec_table.h) + UndoLog + GlobalClock + Hourglass +
-//            Quiescence
+//            Quiescence; LOGGING (stm_logging.h) says what a write logs and
+//            what commit and abort make durable (p_orec_eager: Listing 1's
+//            eager sequence, before the orecs are released)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_OREC_EAGER_POLICY_H
 #define PTM_LIBS_OREC_EAGER_POLICY_H
 
+#include "libs/stm_logging.h"
 #include "runtime/orec_table.h"
 #include "runtime/quiescence.h"
-#include "runtime/stm_policy.h"
 
 namespace ptm {
 
-struct OrecEagerPolicy : StmPolicyBase {
-  using Self = OrecEagerPolicy;
+template <class Self, template <class> class Logging>
+struct OrecEagerT : Logging<Self> {
+  using Log = Logging<Self>;
+  using Log::serial;
+  using Log::serial_read;
   static inline thread_local OrecTx ot;
 
   static void free_thread() { ot.free_buffers(); }
 
   static void begin(TxThread &tx) {
+    Log::attempt_begin(tx);
     stm_thread.cleanup = free_thread;
     Hourglass::enter(tx, stm_thread);
-    tx.undo.clear();
+    Log::eager_begin(tx);
     ot.begin(stm_thread.slot);
   }
   static void begin_irrevocable(TxThread &tx) {
+    if constexpr (!Log::kIrrevocable)
+      return Log::begin_irrevocable(tx);
     stm_thread.cleanup = free_thread;
     Hourglass::enter_serial(tx, stm_thread);
     tx.undo.clear();
     ot.begin(stm_thread.slot);
   }
   static bool become_irrevocable(TxThread &tx) {
+    if constexpr (!Log::kIrrevocable)
+      return false;
     Hourglass::serialize<Self>(tx, stm_thread,
                                [](TxThread &) { return ot.validate(); });
     return true;
@@ -48,29 +58,32 @@ struct OrecEagerPolicy : StmPolicyBase {
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
+    Log::commit_begin(tx);
     if (ot.locks.empty()) {
       tx.undo.clear();
       Hourglass::leave(st);
+      Log::attempt_end(tx);
       return true;
     }
     uint64_t time = GlobalClock::tick();
     if (!st.serial && time != ot.start + 1 && !ot.validate())
       return false;
-    stat_add(tx.stats->log_entries, tx.undo.size());
-    tx.undo.clear();
+    Log::eager_commit(tx);
     ot.release_all(time);
     bool quiesce = !st.serial;
     Hourglass::leave(st);
     if (quiesce)
       Quiescence::wait(st);
+    Log::attempt_end(tx);
     return true;
   }
 
   static void rollback(TxThread &tx) {
-    undo_writes(tx);
+    Log::eager_rollback(tx);
     if (!ot.locks.empty())
       ot.release_all(GlobalClock::tick());
     Hourglass::leave_after_abort(stm_thread);
+    Log::attempt_end(tx);
   }
 
   static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
@@ -106,18 +119,19 @@ struct OrecEagerPolicy : StmPolicyBase {
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
     if (serial())
-      return serial_write(tx, addr, value);
+      return Log::serial_write(tx, addr, value);
     lock_all(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));
-    tx.undo.append_value(addr);
-    memcpy(addr, &value, sizeof value);
+    Log::write_in_place(tx, addr, value);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     if (!serial())
       lock_all(tx, reinterpret_cast<uintptr_t>(tm), n);
-    serial_write_bytes(tx, tm, priv, n);
+    Log::write_bytes_in_place(tx, tm, priv, n);
   }
 };
+
+struct OrecEagerPolicy : OrecEagerT<OrecEagerPolicy, StmLogging> {};
 
 } // namespace ptm
 

@@ -9,23 +9,27 @@
 // writer's write-back must not land on memory the committer privatized).
 //
 //   made of: OrecTx (orec_table.h) + RedoLog + GlobalClock + Hourglass +
-//            Quiescence
+//            Quiescence; LOGGING (stm_logging.h) holds the write set and
+//            writes it back (p_orec_lazy: in the pool slot, Listing 1's lazy
+//            commit with the commit time as the commit order)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_OREC_LAZY_POLICY_H
 #define PTM_LIBS_OREC_LAZY_POLICY_H
 
+#include "libs/stm_logging.h"
 #include "runtime/orec_table.h"
 #include "runtime/quiescence.h"
-#include "runtime/redo_log.h"
-#include "runtime/stm_policy.h"
 
 namespace ptm {
 
-struct OrecLazyPolicy : StmPolicyBase {
-  using Self = OrecLazyPolicy;
+template <class Self, template <class> class Logging>
+struct OrecLazyT : Logging<Self> {
+  using Log = Logging<Self>;
+  using Log::serial;
+  using Log::serial_read;
   static inline thread_local OrecTx ot;
-  static inline thread_local RedoLog redo;
+  static inline thread_local typename Log::Redo redo;
 
   static void free_thread() {
     ot.free_buffers();
@@ -33,6 +37,7 @@ struct OrecLazyPolicy : StmPolicyBase {
   }
 
   static void begin(TxThread &tx) {
+    Log::attempt_begin(tx);
     stm_thread.cleanup = free_thread;
     Hourglass::enter(tx, stm_thread);
     tx.undo.clear();
@@ -40,30 +45,40 @@ struct OrecLazyPolicy : StmPolicyBase {
     ot.begin(stm_thread.slot);
   }
   static void begin_irrevocable(TxThread &tx) {
-    stm_thread.cleanup = free_thread;
-    Hourglass::enter_serial(tx, stm_thread);
-    tx.undo.clear();
-    redo.clear();
-    ot.begin(stm_thread.slot);
+    if constexpr (!Log::kIrrevocable) {
+      Log::begin_irrevocable(tx);
+    } else {
+      stm_thread.cleanup = free_thread;
+      Hourglass::enter_serial(tx, stm_thread);
+      tx.undo.clear();
+      redo.clear();
+      ot.begin(stm_thread.slot);
+    }
   }
   static bool become_irrevocable(TxThread &tx) {
-    Hourglass::serialize<Self>(tx, stm_thread,
-                               [](TxThread &) { return ot.validate(); });
-    PrivateStack stack = PrivateStack::of(tx);
-    redo.write_back(stack.lo, stack.hi, &tx.undo);
-    redo.clear();
-    return true;
+    if constexpr (!Log::kIrrevocable) {
+      return false;
+    } else {
+      Hourglass::serialize<Self>(tx, stm_thread,
+                                 [](TxThread &) { return ot.validate(); });
+      PrivateStack stack = PrivateStack::of(tx);
+      redo.write_back(stack.lo, stack.hi, &tx.undo);
+      redo.clear();
+      return true;
+    }
   }
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
+    Log::commit_begin(tx);
     if (redo.empty()) {
       tx.undo.clear();
       Hourglass::leave(st);
+      Log::attempt_end(tx);
       return true;
     }
-    for (size_t i = 0; i < redo.entries.size; ++i) {
-      OrecTx::LockResult r = ot.lock(redo.entries[i].granule);
+    for (size_t i = 0; i < redo.size(); ++i) {
+      OrecTx::LockResult r = ot.lock(redo.granule(i));
       if (r == OrecTx::LockResult::Busy)
         tx_conflict<Self>(tx, AbortCause::WriteConflict);
       if (r == OrecTx::LockResult::Stale)
@@ -72,43 +87,36 @@ struct OrecLazyPolicy : StmPolicyBase {
     uint64_t time = GlobalClock::tick();
     if (time != ot.start + 1 && !ot.validate())
       return false;
-    PrivateStack stack = PrivateStack::of(tx);
-    redo.write_back(stack.lo, stack.hi);
-    stat_add(tx.stats->log_entries, redo.size());
+    // The clock orders conflicting writers: the commit order.
+    Log::redo_commit(tx, redo, time);
     ot.release_all(time);
-    redo.clear();
     Hourglass::leave(st);
     Quiescence::wait(st);
+    Log::attempt_end(tx);
     return true;
   }
 
   static void rollback(TxThread &tx) {
-    undo_writes(tx);
+    Log::undo_writes(tx);
     ot.release_all_unchanged();
-    stat_add(tx.stats->log_entries, redo.size());
-    redo.clear();
+    Log::redo_discard(tx, redo);
     Hourglass::leave_after_abort(stm_thread);
+    Log::attempt_end(tx);
   }
 
   static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
     if (serial())
       return (void)memcpy(priv, tm, n);
     auto *d = static_cast<unsigned char *>(priv);
-    for_each_granule(
-        reinterpret_cast<uintptr_t>(tm), n,
-        [&](uintptr_t a, size_t k, size_t at) {
-          RedoEntry *e = redo.find(granule_of(a));
-          unsigned off = static_cast<unsigned>(a & 7);
-          uint32_t want = ((1u << k) - 1) << off;
-          if (e && (e->mask & want) == want) {
-            memcpy(d + at, reinterpret_cast<unsigned char *>(&e->value) + off,
-                   k);
-            return;
-          }
-          ot.read_piece<Self>(tx, d + at, a, k);
-          if (e)
-            redo.overlay(d + at, a, k);
-        });
+    for_each_granule(reinterpret_cast<uintptr_t>(tm), n,
+                     [&](uintptr_t a, size_t k, size_t at) {
+                       bool logged = redo.may_contain(granule_of(a));
+                       if (logged && redo.overlay(d + at, a, k))
+                         return; // every byte written by this transaction
+                       ot.read_piece<Self>(tx, d + at, a, k);
+                       if (logged)
+                         redo.overlay(d + at, a, k);
+                     });
   }
 
   template <class T>
@@ -130,16 +138,18 @@ struct OrecLazyPolicy : StmPolicyBase {
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
     if (serial())
-      return serial_write(tx, addr, value);
+      return Log::serial_write(tx, addr, value);
     redo.put(reinterpret_cast<uintptr_t>(addr), &value, sizeof value);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     if (serial())
-      return serial_write_bytes(tx, tm, priv, n);
+      return Log::serial_write_bytes(tx, tm, priv, n);
     redo.put(reinterpret_cast<uintptr_t>(tm), priv, n);
   }
 };
+
+struct OrecLazyPolicy : OrecLazyT<OrecLazyPolicy, StmLogging> {};
 
 } // namespace ptm
 

@@ -8,23 +8,27 @@
 // release with the old versions (memory was not touched).
 //
 //   made of: OrecTx (orec_table.h) + RedoLog + GlobalClock + Hourglass +
-//            Quiescence
+//            Quiescence; LOGGING (stm_logging.h) holds the write set and
+//            writes it back (p_orec_mixed: in the pool slot, Listing 1's lazy
+//            commit with the commit time as the commit order)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_OREC_MIXED_POLICY_H
 #define PTM_LIBS_OREC_MIXED_POLICY_H
 
+#include "libs/stm_logging.h"
 #include "runtime/orec_table.h"
 #include "runtime/quiescence.h"
-#include "runtime/redo_log.h"
-#include "runtime/stm_policy.h"
 
 namespace ptm {
 
-struct OrecMixedPolicy : StmPolicyBase {
-  using Self = OrecMixedPolicy;
+template <class Self, template <class> class Logging>
+struct OrecMixedT : Logging<Self> {
+  using Log = Logging<Self>;
+  using Log::serial;
+  using Log::serial_read;
   static inline thread_local OrecTx ot;
-  static inline thread_local RedoLog redo;
+  static inline thread_local typename Log::Redo redo;
 
   static void free_thread() {
     ot.free_buffers();
@@ -32,6 +36,7 @@ struct OrecMixedPolicy : StmPolicyBase {
   }
 
   static void begin(TxThread &tx) {
+    Log::attempt_begin(tx);
     stm_thread.cleanup = free_thread;
     Hourglass::enter(tx, stm_thread);
     tx.undo.clear();
@@ -39,55 +44,66 @@ struct OrecMixedPolicy : StmPolicyBase {
     ot.begin(stm_thread.slot);
   }
   static void begin_irrevocable(TxThread &tx) {
-    stm_thread.cleanup = free_thread;
-    Hourglass::enter_serial(tx, stm_thread);
-    tx.undo.clear();
-    redo.clear();
-    ot.begin(stm_thread.slot);
+    if constexpr (!Log::kIrrevocable) {
+      Log::begin_irrevocable(tx);
+    } else {
+      stm_thread.cleanup = free_thread;
+      Hourglass::enter_serial(tx, stm_thread);
+      tx.undo.clear();
+      redo.clear();
+      ot.begin(stm_thread.slot);
+    }
   }
   static bool become_irrevocable(TxThread &tx) {
-    Hourglass::serialize<Self>(tx, stm_thread,
-                               [](TxThread &) { return ot.validate(); });
-    PrivateStack stack = PrivateStack::of(tx);
-    redo.write_back(stack.lo, stack.hi, &tx.undo);
-    redo.clear();
-    return true;
+    if constexpr (!Log::kIrrevocable) {
+      return false;
+    } else {
+      Hourglass::serialize<Self>(tx, stm_thread,
+                                 [](TxThread &) { return ot.validate(); });
+      PrivateStack stack = PrivateStack::of(tx);
+      redo.write_back(stack.lo, stack.hi, &tx.undo);
+      redo.clear();
+      return true;
+    }
   }
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
+    Log::commit_begin(tx);
     if (ot.locks.empty()) {
       tx.undo.clear();
       redo.clear();
       Hourglass::leave(st);
+      Log::attempt_end(tx);
       return true;
     }
     uint64_t time = GlobalClock::tick();
     if (!st.serial && time != ot.start + 1 && !ot.validate())
       return false;
-    PrivateStack stack = PrivateStack::of(tx);
-    redo.write_back(stack.lo, stack.hi);
-    stat_add(tx.stats->log_entries, redo.size() + tx.undo.size());
+    stat_add(tx.stats->log_entries, tx.undo.size());
     tx.undo.clear();
-    redo.clear();
+    // The clock orders conflicting writers (they hold their orecs until
+    // after it): the commit order.
+    Log::redo_commit(tx, redo, time);
     ot.release_all(time);
     bool quiesce = !st.serial;
     Hourglass::leave(st);
     if (quiesce)
       Quiescence::wait(st);
+    Log::attempt_end(tx);
     return true;
   }
 
   static void rollback(TxThread &tx) {
     bool wrote_in_place = !tx.undo.empty();
-    undo_writes(tx);
+    Log::undo_writes(tx);
     if (wrote_in_place) // serial mode: readers may have seen the values
       ot.release_all(GlobalClock::tick());
     else
       ot.release_all_unchanged();
-    stat_add(tx.stats->log_entries, redo.size());
-    redo.clear();
+    Log::redo_discard(tx, redo);
     Hourglass::leave_after_abort(stm_thread);
+    Log::attempt_end(tx);
   }
 
   static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
@@ -126,7 +142,7 @@ struct OrecMixedPolicy : StmPolicyBase {
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
     if (serial())
-      return serial_write(tx, addr, value);
+      return Log::serial_write(tx, addr, value);
     auto a = reinterpret_cast<uintptr_t>(addr);
     lock_all(tx, a, sizeof(T));
     redo.put(a, &value, sizeof value);
@@ -134,12 +150,14 @@ struct OrecMixedPolicy : StmPolicyBase {
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     if (serial())
-      return serial_write_bytes(tx, tm, priv, n);
+      return Log::serial_write_bytes(tx, tm, priv, n);
     auto a = reinterpret_cast<uintptr_t>(tm);
     lock_all(tx, a, n);
     redo.put(a, priv, n);
   }
 };
+
+struct OrecMixedPolicy : OrecMixedT<OrecMixedPolicy, StmLogging> {};
 
 } // namespace ptm
 

@@ -3,18 +3,19 @@
 // p_cgl_eager: the paper's "p-lock-eager". One global lock serializes
 // transactions; writes go in place after their old value is logged in the
 // thread's pool slot (PersistentUndoLog: Listing 1's eager sequence, W+3
-// sfence and 2W+2 clwb for W written words). Reads are plain loads. A
-// rollback restores memory from the volatile undo log (which knows dead
-// stack frames and in-flight exception objects), then writes the restored
-// words back and marks the slot idle.
+// sfence and 2W+2 clwb for W written words: PersistentEager, shared with
+// p_orec_eager and p_tlrw). Reads are plain loads. A rollback restores
+// memory from the volatile undo log (which knows dead stack frames and
+// in-flight exception objects), then writes the restored words back and
+// marks the slot idle.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_P_CGL_EAGER_POLICY_H
 #define PTM_LIBS_P_CGL_EAGER_POLICY_H
 
+#include "libs/persistent_logging.h"
 #include "libs/persistent_policy_base.h"
 #include "libs/spin_lock.h"
-#include "runtime/persistent_undo_log.h"
 
 #include <cstring>
 
@@ -26,29 +27,24 @@ struct PCglEagerPolicy : PersistentPolicyBase<PCglEagerPolicy> {
   static inline SpinLock global_lock;
 
   static void begin(TxThread &tx) {
-    pool::SlotHandle &s = pool::enter_tx();
+    pool::enter_tx();
     global_lock.lock();
-    tx.undo.clear();
-    PersistentUndoLog::begin(s);
+    PersistentEager::begin(tx);
   }
 
   static bool commit(TxThread &tx) {
-    pool::SlotHandle &s = pool::tls_slot;
     apply_frees(tx);
     flush_allocs(tx);
-    PersistentUndoLog::commit(s);
-    tx.undo.clear();
+    PersistentEager::commit(tx);
     global_lock.unlock();
-    pool::leave_tx(s);
+    pool::leave_tx(pool::tls_slot);
     return true;
   }
 
   static void rollback(TxThread &tx) {
-    pool::SlotHandle &s = pool::tls_slot;
-    tx.undo.rollback(stack_position(), tx.stack_mark, &tx.kept);
-    PersistentUndoLog::rollback(s);
+    PersistentEager::rollback(tx);
     global_lock.unlock();
-    pool::leave_tx(s);
+    pool::leave_tx(pool::tls_slot);
   }
 
   template <class T>
@@ -61,12 +57,7 @@ struct PCglEagerPolicy : PersistentPolicyBase<PCglEagerPolicy> {
   template <class T>
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
-    pool::SlotHandle &s = pool::tls_slot;
-    PersistentUndoLog::log_old(s, addr, sizeof(T));
-    persist::sfence();
-    tx.undo.append_value(addr);
-    memcpy(addr, &value, sizeof value);
-    persist::flush_range(addr, sizeof(T));
+    PersistentEager::write(tx, addr, value);
   }
 
   static void read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
@@ -74,14 +65,7 @@ struct PCglEagerPolicy : PersistentPolicyBase<PCglEagerPolicy> {
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
-    if (n == 0)
-      return;
-    pool::SlotHandle &s = pool::tls_slot;
-    PersistentUndoLog::log_old(s, tm, n);
-    persist::sfence();
-    tx.undo.append_span(tm, n);
-    memmove(tm, priv, n);
-    persist::flush_range(tm, n);
+    PersistentEager::write_bytes(tx, tm, priv, n);
   }
 };
 

@@ -3,16 +3,17 @@
 // p_cgl_lazy: the paper's "p-lock-lazy". One global lock serializes
 // transactions; writes are buffered in the thread's pool slot
 // (PersistentRedoLog), reads look there first (read-after-write), and commit
-// runs Listing 1's lazy sequence: 2W+2 clwb and 4 sfence for W written
-// words, nothing for a read-only transaction. A rollback drops the log.
+// runs Listing 1's lazy sequence (PersistentLazy, shared with the lazy p_
+// libraries): 2W+2 clwb and 4 sfence for W written words, nothing for a
+// read-only transaction. A rollback drops the log.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_P_CGL_LAZY_POLICY_H
 #define PTM_LIBS_P_CGL_LAZY_POLICY_H
 
+#include "libs/persistent_logging.h"
 #include "libs/persistent_policy_base.h"
 #include "libs/spin_lock.h"
-#include "runtime/persistent_redo_log.h"
 
 namespace ptm {
 
@@ -28,21 +29,19 @@ struct PCglLazyPolicy : PersistentPolicyBase<PCglLazyPolicy> {
   }
 
   static bool commit(TxThread &tx) {
-    pool::SlotHandle &s = pool::tls_slot;
     apply_frees(tx);
     flush_allocs(tx);
     // The lock orders all writers: a plain counter is the commit order.
-    PersistentRedoLog::commit(s, pool::next_commit_order());
+    PersistentLazy::commit(tx, pool::next_commit_order());
     global_lock.unlock();
-    pool::leave_tx(s);
+    pool::leave_tx(pool::tls_slot);
     return true;
   }
 
   static void rollback(TxThread &) {
-    pool::SlotHandle &s = pool::tls_slot;
-    PersistentRedoLog::discard(s);
+    PersistentLazy::discard();
     global_lock.unlock();
-    pool::leave_tx(s);
+    pool::leave_tx(pool::tls_slot);
   }
 
   template <class T>

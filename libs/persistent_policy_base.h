@@ -1,13 +1,14 @@
 //===- persistent_policy_base.h - what every p_ library shares --*- C++ -*-===//
 //
 // The pieces of a persistent (Listing 1) policy that do not depend on the
-// algorithm: the pool (PersistentPool) and the IP allocation model (malloc,
-// new and ptm_malloc inside a transaction allocate from the pool's heap),
-// no irrevocability (uninstrumented code could not be made durable), and
+// algorithm (on top of BASE: PolicyBase for p_cgl_*, StmPolicyBase for the
+// concurrent ones): the pool (PersistentPool) and the IP allocation model
+// (malloc, new and ptm_malloc inside a transaction allocate from the pool's
+// heap), no irrevocability (uninstrumented code could not be made durable), and
 // the commit-time work on allocations:
 //
-//   apply_frees      the transaction's deferred frees, done through its own
-//                    log inside the commit (atomic with it)
+//   apply_frees      the transaction's deferred frees of pool blocks, done
+//                    through its own log inside the commit (atomic with it)
 //   flush_allocs     clwb of the blocks the transaction allocated (they may
 //                    hold plain stores, e.g. calloc's zeroing), before the
 //                    commit's fences
@@ -25,7 +26,8 @@
 
 namespace ptm {
 
-template <class Self> struct PersistentPolicyBase : PolicyBase {
+template <class Self, class Base = PolicyBase>
+struct PersistentPolicyBase : Base {
   using Pool = PersistentPool<Self>;
   using TxHeap = pool::PoolHeap<Self>;
 
@@ -36,10 +38,21 @@ template <class Self> struct PersistentPolicyBase : PolicyBase {
   }
   static bool become_irrevocable(TxThread &) { return false; }
 
+  // Blocks outside the pool (from the ordinary heap, e.g. allocated before
+  // the program opened it) stay on the list: the glue frees them after the
+  // commit returns, i.e. after the algorithm's quiescence, as an STM does
+  // (freeing them here would let libc write into memory that concurrent
+  // transactions may still read).
   static void apply_frees(TxThread &tx) {
-    for (size_t i = 0; i < tx.frees.size; ++i)
-      TxHeap::free_in_tx(tx.frees[i].ptr);
-    tx.frees.clear();
+    size_t kept = 0;
+    for (size_t i = 0; i < tx.frees.size; ++i) {
+      void *p = tx.frees[i].ptr;
+      if (pool::pool_heap && pool::pool_heap->contains(p))
+        TxHeap::free_in_tx(p);
+      else
+        tx.frees[kept++] = tx.frees[i];
+    }
+    tx.frees.size = kept;
   }
 
   static void flush_allocs(TxThread &tx) {

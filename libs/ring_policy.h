@@ -10,20 +10,25 @@
 // and complete in ring order. Privatization-safe without quiescence (in-order
 // completion; every read is checked against newer commits).
 //
-//   made of: BloomFilter + RedoLog + the ring + Hourglass
+//   made of: BloomFilter + RedoLog + the ring + Hourglass; LOGGING
+//            (stm_logging.h) holds the write set and writes it back (p_ring:
+//            in the pool slot, Listing 1's lazy commit with the ring index as
+//            the commit order)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_RING_POLICY_H
 #define PTM_LIBS_RING_POLICY_H
 
+#include "libs/stm_logging.h"
 #include "runtime/bloom_filter.h"
-#include "runtime/redo_log.h"
-#include "runtime/stm_policy.h"
 
 namespace ptm {
 
-struct RingPolicy : StmPolicyBase {
-  using Self = RingPolicy;
+template <class Self, template <class> class Logging>
+struct RingT : Logging<Self> {
+  using Log = Logging<Self>;
+  using Log::serial;
+  using Log::serial_read;
   static constexpr uint64_t kRing = 1024;
   struct alignas(64) Entry {
     uint64_t filter[BloomFilter::kWords];
@@ -34,7 +39,7 @@ struct RingPolicy : StmPolicyBase {
 
   static inline thread_local uint64_t start_time;
   static inline thread_local BloomFilter reads, writes;
-  static inline thread_local RedoLog redo;
+  static inline thread_local typename Log::Redo redo;
 
   static void free_thread() { redo.release(); }
 
@@ -65,29 +70,40 @@ struct RingPolicy : StmPolicyBase {
     start_time = last_complete.load(std::memory_order_acquire);
   }
   static void begin(TxThread &tx) {
+    Log::attempt_begin(tx);
     stm_thread.cleanup = free_thread;
     Hourglass::enter(tx, stm_thread);
     start(tx);
   }
   static void begin_irrevocable(TxThread &tx) {
-    stm_thread.cleanup = free_thread;
-    Hourglass::enter_serial(tx, stm_thread);
-    start(tx);
+    if constexpr (!Log::kIrrevocable) {
+      Log::begin_irrevocable(tx);
+    } else {
+      stm_thread.cleanup = free_thread;
+      Hourglass::enter_serial(tx, stm_thread);
+      start(tx);
+    }
   }
   static bool become_irrevocable(TxThread &tx) {
-    Hourglass::serialize<Self>(tx, stm_thread,
-                               [](TxThread &) { return check(); });
-    PrivateStack stack = PrivateStack::of(tx);
-    redo.write_back(stack.lo, stack.hi, &tx.undo);
-    redo.clear();
-    return true;
+    if constexpr (!Log::kIrrevocable) {
+      return false;
+    } else {
+      Hourglass::serialize<Self>(tx, stm_thread,
+                                 [](TxThread &) { return check(); });
+      PrivateStack stack = PrivateStack::of(tx);
+      redo.write_back(stack.lo, stack.hi, &tx.undo);
+      redo.clear();
+      return true;
+    }
   }
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
+    Log::commit_begin(tx);
     if (redo.empty()) {
       tx.undo.clear();
       Hourglass::leave(st);
+      Log::attempt_end(tx);
       return true;
     }
     uint64_t index;
@@ -102,23 +118,22 @@ struct RingPolicy : StmPolicyBase {
         break;
     }
     writes.store_to(ring[(index + 1) % kRing].filter);
-    PrivateStack stack = PrivateStack::of(tx);
-    redo.write_back(stack.lo, stack.hi);
+    // The ring index orders the writers: the commit order.
+    Log::redo_commit(tx, redo, index + 1);
     for (unsigned spins = 0;
          last_complete.load(std::memory_order_acquire) != index;)
       spin_pause(spins);
     last_complete.store(index + 1, std::memory_order_release);
-    stat_add(tx.stats->log_entries, redo.size());
-    redo.clear();
     Hourglass::leave(st);
+    Log::attempt_end(tx);
     return true;
   }
 
   static void rollback(TxThread &tx) {
-    undo_writes(tx);
-    stat_add(tx.stats->log_entries, redo.size());
-    redo.clear();
+    Log::undo_writes(tx);
+    Log::redo_discard(tx, redo);
     Hourglass::leave_after_abort(stm_thread);
+    Log::attempt_end(tx);
   }
 
   static __attribute__((always_inline)) void
@@ -164,7 +179,7 @@ struct RingPolicy : StmPolicyBase {
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
     if (serial())
-      return serial_write(tx, addr, value);
+      return Log::serial_write(tx, addr, value);
     auto a = reinterpret_cast<uintptr_t>(addr);
     redo.put(a, &value, sizeof value);
     writes.add(a, sizeof value);
@@ -172,12 +187,14 @@ struct RingPolicy : StmPolicyBase {
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     if (serial())
-      return serial_write_bytes(tx, tm, priv, n);
+      return Log::serial_write_bytes(tx, tm, priv, n);
     auto a = reinterpret_cast<uintptr_t>(tm);
     redo.put(a, priv, n);
     writes.add(a, n);
   }
 };
+
+struct RingPolicy : RingT<RingPolicy, StmLogging> {};
 
 } // namespace ptm
 

@@ -9,21 +9,28 @@
 // no validation, commit just releases: no quiescence is needed, privatization
 // is safe by locking.
 //
-//   made of: ByteLock table + UndoLog + Hourglass
+//   made of: ByteLock table + UndoLog + Hourglass; LOGGING (stm_logging.h)
+//            says what a write logs and what commit and abort make durable
+//            (p_tlrw: Listing 1's eager sequence, before the locks go; no
+//            commit order is needed: a location is in at most one active
+//            undo log, its writer's, which holds the lock until idle)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_TLRW_POLICY_H
 #define PTM_LIBS_TLRW_POLICY_H
 
+#include "libs/stm_logging.h"
 #include "runtime/grow_buffer.h"
-#include "runtime/stm_policy.h"
 
 #include <atomic>
 
 namespace ptm {
 
-struct TlrwPolicy : StmPolicyBase {
-  using Self = TlrwPolicy;
+template <class Self, template <class> class Logging>
+struct TlrwT : Logging<Self> {
+  using Log = Logging<Self>;
+  using Log::serial;
+  using Log::serial_read;
   static constexpr unsigned kReaderBytes = 56;
   static constexpr unsigned kSpins = 256;
 
@@ -133,38 +140,45 @@ struct TlrwPolicy : StmPolicyBase {
   }
 
   static void start(TxThread &tx) {
-    tx.undo.clear();
+    Log::eager_begin(tx);
     read_locks.clear();
     write_locks.clear();
   }
   static void begin(TxThread &tx) {
+    Log::attempt_begin(tx);
     stm_thread.cleanup = free_thread;
     Hourglass::enter(tx, stm_thread);
     start(tx);
   }
   static void begin_irrevocable(TxThread &tx) {
+    if constexpr (!Log::kIrrevocable)
+      return Log::begin_irrevocable(tx);
     stm_thread.cleanup = free_thread;
     Hourglass::enter_serial(tx, stm_thread);
     start(tx);
   }
   static bool become_irrevocable(TxThread &tx) {
+    if constexpr (!Log::kIrrevocable)
+      return false;
     // Reads are locked: nothing to validate.
     Hourglass::serialize<Self>(tx, stm_thread, [](TxThread &) { return true; });
     return true;
   }
 
   static bool commit(TxThread &tx) {
-    stat_add(tx.stats->log_entries, tx.undo.size());
-    tx.undo.clear();
+    Log::commit_begin(tx);
+    Log::eager_commit(tx);
     release_all();
     Hourglass::leave(stm_thread);
+    Log::attempt_end(tx);
     return true;
   }
 
   static void rollback(TxThread &tx) {
-    undo_writes(tx);
+    Log::eager_rollback(tx);
     release_all();
     Hourglass::leave_after_abort(stm_thread);
+    Log::attempt_end(tx);
   }
 
   static void lock_for_read(TxThread &tx, uintptr_t a, size_t n) {
@@ -200,15 +214,17 @@ struct TlrwPolicy : StmPolicyBase {
                                                    T value) {
     if (!serial())
       lock_for_write(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));
-    serial_write(tx, addr, value);
+    Log::write_in_place(tx, addr, value);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     if (!serial())
       lock_for_write(tx, reinterpret_cast<uintptr_t>(tm), n);
-    serial_write_bytes(tx, tm, priv, n);
+    Log::write_bytes_in_place(tx, tm, priv, n);
   }
 };
+
+struct TlrwPolicy : TlrwT<TlrwPolicy, StmLogging> {};
 
 } // namespace ptm
 

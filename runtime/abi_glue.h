@@ -132,6 +132,11 @@ template <class P> struct Runtime {
   // leaves the transaction, the function's locals (its exception slots among
   // them) keep their values.
   static void rollback_attempt(TxThread &tx, bool restore_locals = true) {
+    // Inside the attempt while it is undone, also when commit failed or
+    // aborted (commit runs at depth 0): the heap must see that releasing
+    // the attempt's allocations undoes them, and not free them for real in
+    // a transaction of their own (PoolHeap::release).
+    tx.depth = 1;
     P::rollback(tx);
     rollback_allocations<P>(tx);
     size_t restored = restore_locals ? tx.locals.restore() : 0;

@@ -46,6 +46,7 @@ struct RedoIndex {
   Bucket *buckets = nullptr;
   uint64_t mask = 0;
   uint32_t stamp = 1;
+  uint64_t summary = 0; // bit (hash >> 58) per word logged: a quick miss
 };
 
 extern __thread RedoIndex tls_redo_index;
@@ -57,6 +58,7 @@ struct PersistentRedoLog {
     RedoIndex &ix = tls_redo_index;
     if (__builtin_expect(ix.mask + 1 < 2 * s.capacity, 0))
       grow_index(ix, s.capacity);
+    ix.summary = 0;
     if (++ix.stamp == 0) { // wrapped: really clear
       memset(ix.buckets, 0, (ix.mask + 1) * sizeof(RedoIndex::Bucket));
       ix.stamp = 1;
@@ -95,26 +97,55 @@ struct PersistentRedoLog {
   static void read(const pool::SlotHandle &s, void *dst, const void *addr,
                    size_t n) {
     memcpy(dst, addr, n);
+    if (s.count != 0)
+      overlay(s, dst, addr, n);
+  }
+
+  // False if no word of [addr, addr + n) can be in the log (a quick test).
+  __attribute__((always_inline)) static bool
+  may_contain(const pool::SlotHandle &s, uintptr_t addr, size_t n) {
     if (s.count == 0)
-      return;
+      return false;
+    uint64_t bits = 0;
+    for (uintptr_t word = addr & ~uintptr_t(7); word < addr + n; word += 8)
+      bits |= summary_bit(word);
+    return tls_redo_index.summary & bits;
+  }
+
+  // Overlays the logged bytes of [addr, addr + n) onto DST (which holds what
+  // memory had). Returns true if every byte came from the log.
+  static bool overlay(const pool::SlotHandle &s, void *dst, const void *addr,
+                      size_t n) {
     auto lo = reinterpret_cast<uintptr_t>(addr);
     uintptr_t hi = lo + n;
     auto *out = static_cast<unsigned char *>(dst);
+    bool all = true;
     for (uintptr_t word = lo & ~uintptr_t(7); word < hi; word += 8) {
-      const pool::LogEntry *e = find(s, word);
-      if (!e)
+      uint8_t want = word_mask(word, lo, hi);
+      const pool::LogEntry *e =
+          tls_redo_index.summary & summary_bit(word) ? find(s, word) : nullptr;
+      if (!e) {
+        all = false;
         continue;
-      uint8_t mask = uint8_t(e->meta) & word_mask(word, lo, hi);
+      }
+      uint8_t mask = uint8_t(e->meta) & want;
+      if (mask != want)
+        all = false;
       unsigned char data[8];
       memcpy(data, &e->data, 8);
       for (unsigned i = 0; i < 8; ++i)
         if (mask & (1u << i))
           out[word + i - lo] = data[i];
     }
+    return all;
   }
 
   // Listing 1, Commit.Lazy (after the algorithm's locks and validation).
-  static void commit(pool::SlotHandle &s, uint64_t order) {
+  // Words in [skip_lo, skip_hi) (the attempt's private stack frames, which
+  // may now hold the frames doing the commit) are logged but not written
+  // back; recovery ignores them (they are outside the pool).
+  static void commit(pool::SlotHandle &s, uint64_t order, uintptr_t skip_lo = 0,
+                     uintptr_t skip_hi = 0) {
     uint64_t w = s.count;
     stat_add(this_thread().stats->log_entries, w);
     if (w == 0)
@@ -131,6 +162,8 @@ struct PersistentRedoLog {
     persist::sfence();
     for (uint64_t i = 0; i < w; ++i) {
       const pool::LogEntry &e = s.entries[i];
+      if (e.addr >= skip_lo && e.addr < skip_hi)
+        continue;
       auto *word = reinterpret_cast<unsigned char *>(e.addr);
       uint8_t mask = uint8_t(e.meta);
       if (mask == 0xff) {
@@ -155,6 +188,9 @@ struct PersistentRedoLog {
 private:
   static uint64_t hash(uint64_t word) {
     return (word >> 3) * 0x9e3779b97f4a7c15ull >> 20;
+  }
+  static uint64_t summary_bit(uint64_t word) {
+    return 1ull << ((word >> 3) * 0x9e3779b97f4a7c15ull >> 58);
   }
 
   static const pool::LogEntry *find(const pool::SlotHandle &s, uint64_t word) {
@@ -182,6 +218,7 @@ private:
       b.word = word;
       b.entry = uint32_t(s.count);
       b.stamp = ix.stamp;
+      ix.summary |= summary_bit(word);
       pool::LogEntry &e = s.entries[s.count++];
       e.addr = word;
       e.meta = pool::entry_meta(0, s.gen);

@@ -39,6 +39,7 @@ struct RedoLog {
 
   bool empty() const { return entries.empty(); }
   size_t size() const { return entries.size; }
+  uintptr_t granule(size_t i) const { return entries[i].granule; }
 
   static uint64_t hash(uintptr_t granule) {
     return (granule >> 3) * 0x9E3779B97F4A7C15ull;

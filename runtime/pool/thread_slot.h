@@ -43,8 +43,11 @@ extern std::atomic<uint8_t> slot_active[kMaxSlots];
 void claim_slot() __attribute__((noinline));
 
 __attribute__((always_inline)) inline SlotHandle &thread_slot() {
+  // Epoch 0 is "no slot" (and, in pool_epoch, "no pool open": the first
+  // transaction of a program that opened none opens the default pool).
+  uint64_t e = tls_slot.epoch;
   if (__builtin_expect(
-          tls_slot.epoch != pool_epoch.load(std::memory_order_relaxed), 0))
+          e == 0 || e != pool_epoch.load(std::memory_order_relaxed), 0))
     claim_slot();
   return tls_slot;
 }

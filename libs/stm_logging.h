@@ -1,0 +1,75 @@
+//===- stm_logging.h - the logging points of a volatile STM -----*- C++ -*-===//
+//
+// The concurrent STM policies (orec_eager, orec_lazy, orec_mixed, norec,
+// tlrw, ring) are templates over their LOGGING: what happens at the points
+// where Listing 1 of the paper differs between an STM and its persistent
+// transformation. A policy is instantiated as
+//
+//   struct OrecLazyPolicy : OrecLazyT<OrecLazyPolicy, StmLogging> {};
+//   struct POrecLazyPolicy : OrecLazyT<POrecLazyPolicy, PersistentLogging> {};
+//
+// and LOGGING<Self> is the policy's base class. StmLogging is the volatile
+// behaviour (the STM as it was); PersistentLogging (persistent_logging.h)
+// puts the log and the status word in the thread's pool slot with Listing 1's
+// flushes and fences. The points:
+//
+//   kIrrevocable              the policy may run uninstrumented code serially
+//   attempt_begin / _end      first and last thing of an attempt (commit or
+//                             rollback)
+//   commit_begin              first thing of commit (may still write)
+//   eager_begin               an eager attempt starts (before any write)
+//   write_in_place(_bytes)    an eager write, the location already locked
+//   eager_commit / _rollback  the eager attempt ends, before its locks go
+//   Redo                      the lazy write set (RedoLog's interface)
+//   redo_commit(tx, redo, order)  write back the lazy write set (locks held,
+//                             validated); ORDER is the commit order
+//   redo_discard(tx, redo)    drop it (abort)
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_LIBS_STM_LOGGING_H
+#define PTM_LIBS_STM_LOGGING_H
+
+#include "runtime/redo_log.h"
+#include "runtime/stm_policy.h"
+
+namespace ptm {
+
+template <class Self> struct StmLogging : StmPolicyBase {
+  static constexpr bool kIrrevocable = true;
+  using Redo = RedoLog;
+
+  static void attempt_begin(TxThread &) {}
+  static void attempt_end(TxThread &) {}
+  static void commit_begin(TxThread &) {}
+
+  static void eager_begin(TxThread &tx) { tx.undo.clear(); }
+  template <class T>
+  __attribute__((always_inline)) static void
+  write_in_place(TxThread &tx, T *addr, T value) {
+    serial_write(tx, addr, value);
+  }
+  static void write_bytes_in_place(TxThread &tx, void *tm, const void *priv,
+                                   size_t n) {
+    serial_write_bytes(tx, tm, priv, n);
+  }
+  static void eager_commit(TxThread &tx) {
+    stat_add(tx.stats->log_entries, tx.undo.size());
+    tx.undo.clear();
+  }
+  static void eager_rollback(TxThread &tx) { undo_writes(tx); }
+
+  static void redo_commit(TxThread &tx, RedoLog &redo, uint64_t) {
+    PrivateStack stack = PrivateStack::of(tx);
+    redo.write_back(stack.lo, stack.hi);
+    stat_add(tx.stats->log_entries, redo.size());
+    redo.clear();
+  }
+  static void redo_discard(TxThread &tx, RedoLog &redo) {
+    stat_add(tx.stats->log_entries, redo.size());
+    redo.clear();
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_LIBS_STM_LOGGING_H
