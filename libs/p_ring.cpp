@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "libs/ring_policy.h"
 #include "libs/persistent_logging.h"
+#include "libs/ring_policy.h"
 #include "runtime/abi_glue.h"
 
 namespace ptm {

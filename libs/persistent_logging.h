@@ -1,4 +1,4 @@
-//===- persistent_logging.h - Listing 1's persistent logging points -*- C++ -*-//
+//===- persistent_logging.h - Listing 1 logging points ----------*- C++ -*-===//
 //
 // The persistent transformation of Listing 1 (paper, Section III-A) as
 // pieces shared by every p_ library:
@@ -135,8 +135,8 @@ struct PersistentLogging : PersistentPolicyBase<Self, StmPolicyBase> {
 
   static void eager_begin(TxThread &tx) { PersistentEager::begin(tx); }
   template <class T>
-  __attribute__((always_inline)) static void
-  write_in_place(TxThread &tx, T *addr, T value) {
+  __attribute__((always_inline)) static void write_in_place(TxThread &tx,
+                                                            T *addr, T value) {
     PersistentEager::write(tx, addr, value);
   }
   static void write_bytes_in_place(TxThread &tx, void *tm, const void *priv,

@@ -44,8 +44,8 @@ template <class Self> struct StmLogging : StmPolicyBase {
 
   static void eager_begin(TxThread &tx) { tx.undo.clear(); }
   template <class T>
-  __attribute__((always_inline)) static void
-  write_in_place(TxThread &tx, T *addr, T value) {
+  __attribute__((always_inline)) static void write_in_place(TxThread &tx,
+                                                            T *addr, T value) {
     serial_write(tx, addr, value);
   }
   static void write_bytes_in_place(TxThread &tx, void *tm, const void *priv,

@@ -1,11 +1,15 @@
 //===- test_crash.cpp - real crashes: SIGKILL a writer, reopen, check -----===//
 //
-// test_crash ITERATIONS SEED: a child process (this program, `child` mode)
-// runs transfers at 2 threads on a pool file; after each commit it writes the
-// transfer's id to a pipe (an acknowledgement). The parent SIGKILLs it at a
-// random moment (seeded), reopens the pool (recovery runs), and checks that
-// the total is conserved, that every acknowledged transfer is present
-// (ids below next_id, and its record in the pool's ring of records), then
+// test_crash ITERATIONS SEED [PTM_POOL_TOOL]: a child process (this program,
+// `child` mode) runs transfers at 2 threads on a pool file; each transfer
+// also allocates a note (ptm_malloc) and frees the thread's previous one in
+// the same transaction. After each commit it writes the transfer's id to a
+// pipe (an acknowledgement). The parent SIGKILLs it at a random moment
+// (seeded), runs `ptm-pool check` on the crashed file (when the tool is
+// given), reopens the pool (recovery runs), and checks that the total is
+// conserved, that every acknowledged transfer is present (ids below next_id,
+// and its record in the pool's ring of records), that each thread's note is
+// a live block naming one of its transfers, and `ptm-pool check` again; then
 // starts the next child on the same pool. Bounded: ITERATIONS kills.
 //
 //===----------------------------------------------------------------------===//
@@ -28,9 +32,14 @@ struct Record {
   uint64_t id, from, to, amount;
 };
 
+struct Note {
+  uint64_t id, thread;
+};
+
 struct Root {
   uint64_t next_id;
   uint64_t accounts[kAccounts];
+  Note *notes[2]; // each child thread's newest note
   Record records[kRecords];
 };
 
@@ -40,7 +49,7 @@ static int child(const char *path, int fd) {
   auto *root = static_cast<Root *>(ptm_root(0));
   if (!root)
     return 3;
-  auto work = [&](unsigned seed) {
+  auto work = [&](unsigned seed, int t) {
     std::mt19937 rng(seed);
     for (;;) {
       uint64_t from = rng() % kAccounts, to = rng() % kAccounts;
@@ -59,13 +68,21 @@ static int child(const char *path, int fd) {
         __ptm_write_8(&r->from, from);
         __ptm_write_8(&r->to, to);
         __ptm_write_8(&r->amount, moved);
+        auto *note = static_cast<Note *>(ptm_malloc(sizeof(Note)));
+        if (!note)
+          _exit(6);
+        __ptm_write_8(&note->id, id);
+        __ptm_write_8(&note->thread, uint64_t(t));
+        auto *slot = reinterpret_cast<uint64_t *>(&root->notes[t]);
+        ptm_free(reinterpret_cast<void *>(__ptm_read_8(slot)));
+        __ptm_write_8(slot, reinterpret_cast<uint64_t>(note));
       });
       if (write(fd, &id, sizeof id) != sizeof id)
         _exit(4);
     }
   };
-  std::thread t1(work, unsigned(getpid()) * 2),
-      t2(work, unsigned(getpid()) * 2 + 1);
+  std::thread t1(work, unsigned(getpid()) * 2, 0),
+      t2(work, unsigned(getpid()) * 2 + 1, 1);
   t1.join(); // never returns: killed
   t2.join();
   return 0;
@@ -99,7 +116,31 @@ static void verify(const std::string &path, const std::vector<uint64_t> &acks,
               iteration, (unsigned long long)id, (unsigned long long)next);
   }
   CHECK_EQ(missing, 0);
+  for (uint64_t t = 0; t < 2; ++t) {
+    Note *n = root->notes[t];
+    if (!n)
+      continue;
+    bool ok = n->thread == t && n->id < next;
+    if (!ok)
+      fprintf(stderr, "iteration %d: note of thread %llu is damaged\n",
+              iteration, (unsigned long long)t);
+    CHECK(ok);
+  }
   ptm_close();
+}
+
+// `ptm-pool check FILE` exits 0 (the tool checks the header, the pending
+// logs and, after recovering a private copy, the heap).
+static void pool_check(const char *tool, const std::string &path,
+                       const char *when, int iteration) {
+  if (!tool)
+    return;
+  std::string cmd = std::string(tool) + " check " + path + " > /dev/null";
+  int rc = system(cmd.c_str());
+  if (rc != 0)
+    fprintf(stderr, "iteration %d: ptm-pool check %s failed (%d)\n", iteration,
+            when, rc);
+  CHECK_EQ(rc, 0);
 }
 
 int main(int argc, char **argv) {
@@ -107,6 +148,7 @@ int main(int argc, char **argv) {
     return child(argv[2], atoi(argv[3]));
   int iterations = argc > 1 ? atoi(argv[1]) : 20;
   unsigned seed = argc > 2 ? unsigned(atoi(argv[2])) : 1;
+  const char *tool = argc > 3 ? argv[3] : nullptr;
   std::mt19937 rng(seed);
   signal(SIGPIPE, SIG_IGN);
 
@@ -150,7 +192,9 @@ int main(int argc, char **argv) {
       acks.push_back(id);
     close(fds[0]);
     total_acks += acks.size();
+    pool_check(tool, path, "after the crash", it);
     verify(path, acks, it);
+    pool_check(tool, path, "after recovery", it);
   }
   printf("crash: %d kills, %llu acknowledged transfers checked\n", iterations,
          (unsigned long long)total_acks);
