@@ -1,0 +1,152 @@
+/*
+ * hashset: a set of integer keys in a hash table with a fixed number of
+ * buckets; each bucket is a sorted chain of nodes allocated with ptm_malloc
+ * inside the inserting transaction and freed with ptm_free inside the
+ * removing one. An operation draws a key in [0, KEY_RANGE); UPDATE_PERCENT of
+ * the operations are updates (half inserts, half removes), the rest lookups.
+ * The set starts half full. Validation: every chain sorted and in its
+ * bucket, and size = initial + successful inserts - successful removes.
+ *
+ *   hashset [common options] [-b BUCKETS]
+ */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct node {
+  long key;
+  struct node *next;
+};
+
+struct hashset_root {
+  long nbuckets;
+  struct node **buckets;
+};
+
+static struct hashset_root *set;
+static long nbuckets = 1024;
+
+static int hashset_option(int opt, const char *arg) {
+  if (opt != 'b')
+    return 0;
+  nbuckets = bench_parse_long("-b", arg, 1, 1L << 32);
+  return 1;
+}
+
+static struct node **bucket_of(long key) {
+  return &set->buckets[(unsigned long)key % (unsigned long)set->nbuckets];
+}
+
+/* The three operations run inside transactions (the plugin clones them). */
+static int set_contains(long key) {
+  for (struct node *n = *bucket_of(key); n && n->key <= key; n = n->next)
+    if (n->key == key)
+      return 1;
+  return 0;
+}
+
+static int set_insert(long key) {
+  struct node **prev = bucket_of(key);
+  while (*prev && (*prev)->key < key)
+    prev = &(*prev)->next;
+  if (*prev && (*prev)->key == key)
+    return 0;
+  struct node *n = ptm_malloc(sizeof *n);
+  n->key = key;
+  n->next = *prev;
+  *prev = n;
+  return 1;
+}
+
+static int set_remove(long key) {
+  struct node **prev = bucket_of(key);
+  while (*prev && (*prev)->key < key)
+    prev = &(*prev)->next;
+  struct node *n = *prev;
+  if (!n || n->key != key)
+    return 0;
+  *prev = n->next;
+  ptm_free(n);
+  return 1;
+}
+
+static void worker(bench_thread_t *t) {
+  while (bench_continue(t)) {
+    long key = bench_rand_below(t, bench.key_range);
+    long op = bench_rand_below(t, 200);
+    int done = 0;
+    if (op < 2 * bench.update) {
+      if (op & 1) {
+        PTM_BEGIN();
+        done = set_insert(key);
+        PTM_END();
+        t->count[0] += done;
+      } else {
+        PTM_BEGIN();
+        done = set_remove(key);
+        PTM_END();
+        t->count[1] += done;
+      }
+    } else {
+      PTM_BEGIN();
+      done = set_contains(key);
+      PTM_END();
+      t->count[2] += done;
+    }
+    t->ops++;
+  }
+}
+
+int main(int argc, char **argv) {
+  bench.key_range = 4096;
+  bench.update = 20;
+  bench_parse(argc, argv, "hashset", "b:", " [-b BUCKETS]", hashset_option);
+
+  set = ptm_root(sizeof *set);
+  if (!set) {
+    fprintf(stderr, "hashset: no root object\n");
+    return 1;
+  }
+  PTM_BEGIN();
+  set->nbuckets = nbuckets;
+  set->buckets = ptm_calloc(nbuckets, sizeof(struct node *));
+  PTM_END();
+  if (!set->buckets) {
+    fprintf(stderr, "hashset: cannot allocate %ld buckets\n", nbuckets);
+    return 1;
+  }
+  bench_thread_t setup = bench_setup_thread();
+  long initial = 0;
+  while (initial < bench.key_range / 2) {
+    long key = bench_rand_below(&setup, bench.key_range);
+    int done = 0;
+    PTM_BEGIN();
+    done = set_insert(key);
+    PTM_END();
+    initial += done;
+  }
+
+  bench_run(worker);
+
+  long size = 0;
+  int ok = 1;
+  for (long b = 0; b < set->nbuckets; b++)
+    for (struct node *n = set->buckets[b]; n; n = n->next, size++) {
+      if ((unsigned long)n->key % (unsigned long)set->nbuckets !=
+              (unsigned long)b ||
+          (n->next && n->next->key <= n->key)) {
+        fprintf(stderr, "hashset: bucket %ld: key %ld misplaced\n", b, n->key);
+        ok = 0;
+      }
+    }
+  long expected = initial + bench_sum(0) - bench_sum(1);
+  if (size != expected) {
+    fprintf(stderr, "hashset: size %ld, expected %ld\n", size, expected);
+    ok = 0;
+  }
+  if (ok)
+    printf("hashset: %ld keys (%ld initial + %ld inserted - %ld removed)\n",
+           size, initial, bench_sum(0), bench_sum(1));
+  return bench_finish("hashset", ok);
+}

@@ -1,0 +1,130 @@
+/*
+ * list: a set of integer keys in a sorted singly linked list, nodes allocated
+ * with ptm_malloc inside the inserting transaction and freed with ptm_free
+ * inside the removing one. Every operation walks the list from the head, so
+ * transactions read O(KEY_RANGE) locations: the benchmark stresses read-set
+ * tracking and validation. UPDATE_PERCENT of the operations are updates (half
+ * inserts, half removes), the rest lookups; the list starts half full.
+ * Validation: strictly sorted, and size = initial + successful inserts -
+ * successful removes.
+ *
+ *   list [common options]
+ */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct node {
+  long key;
+  struct node *next;
+};
+
+struct list_root {
+  struct node *head;
+};
+
+static struct list_root *list;
+
+static int list_contains(long key) {
+  struct node *n = list->head;
+  while (n && n->key < key)
+    n = n->next;
+  return n && n->key == key;
+}
+
+static int list_insert(long key) {
+  struct node **prev = &list->head;
+  while (*prev && (*prev)->key < key)
+    prev = &(*prev)->next;
+  if (*prev && (*prev)->key == key)
+    return 0;
+  struct node *n = ptm_malloc(sizeof *n);
+  n->key = key;
+  n->next = *prev;
+  *prev = n;
+  return 1;
+}
+
+static int list_remove(long key) {
+  struct node **prev = &list->head;
+  while (*prev && (*prev)->key < key)
+    prev = &(*prev)->next;
+  struct node *n = *prev;
+  if (!n || n->key != key)
+    return 0;
+  *prev = n->next;
+  ptm_free(n);
+  return 1;
+}
+
+static void worker(bench_thread_t *t) {
+  while (bench_continue(t)) {
+    long key = bench_rand_below(t, bench.key_range);
+    long op = bench_rand_below(t, 200);
+    int done = 0;
+    if (op < 2 * bench.update) {
+      if (op & 1) {
+        PTM_BEGIN();
+        done = list_insert(key);
+        PTM_END();
+        t->count[0] += done;
+      } else {
+        PTM_BEGIN();
+        done = list_remove(key);
+        PTM_END();
+        t->count[1] += done;
+      }
+    } else {
+      PTM_BEGIN();
+      done = list_contains(key);
+      PTM_END();
+      t->count[2] += done;
+    }
+    t->ops++;
+  }
+}
+
+int main(int argc, char **argv) {
+  bench.key_range = 512;
+  bench.update = 20;
+  bench_parse(argc, argv, "list", "", "", NULL);
+
+  list = ptm_root(sizeof *list);
+  if (!list) {
+    fprintf(stderr, "list: no root object\n");
+    return 1;
+  }
+  PTM_BEGIN();
+  list->head = NULL;
+  PTM_END();
+  bench_thread_t setup = bench_setup_thread();
+  long initial = 0;
+  while (initial < bench.key_range / 2) {
+    long key = bench_rand_below(&setup, bench.key_range);
+    int done = 0;
+    PTM_BEGIN();
+    done = list_insert(key);
+    PTM_END();
+    initial += done;
+  }
+
+  bench_run(worker);
+
+  long size = 0;
+  int ok = 1;
+  for (struct node *n = list->head; n; n = n->next, size++)
+    if (n->next && n->next->key <= n->key) {
+      fprintf(stderr, "list: not sorted at key %ld\n", n->key);
+      ok = 0;
+    }
+  long expected = initial + bench_sum(0) - bench_sum(1);
+  if (size != expected) {
+    fprintf(stderr, "list: size %ld, expected %ld\n", size, expected);
+    ok = 0;
+  }
+  if (ok)
+    printf("list: %ld keys (%ld initial + %ld inserted - %ld removed)\n", size,
+           initial, bench_sum(0), bench_sum(1));
+  return bench_finish("list", ok);
+}
