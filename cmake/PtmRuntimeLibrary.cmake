@@ -20,6 +20,22 @@ if(PTM_EADR)
   list(APPEND PTM_RUNTIME_COMPILE_OPTIONS -DPTM_EADR=1)
 endif()
 
+# The optimizations of the gp_ and ip_ libraries (libs/persistent_options.h),
+# each ON by default; turning one OFF builds those libraries without it (an
+# ablation: two builds that differ in one option measure that optimization).
+# The p_ libraries never use them.
+foreach(opt LAST_ALLOC DEFERRED_FLUSH FENCE_PIPELINE COARSE_LOG NO_QUIESCE)
+  option(PTM_OPT_${opt} "gp_/ip_ libraries: optimization ${opt}" ON)
+  if(PTM_OPT_${opt})
+    list(APPEND PTM_OPT_DEFINITIONS PTM_OPT_${opt}=1)
+  else()
+    list(APPEND PTM_OPT_DEFINITIONS PTM_OPT_${opt}=0)
+  endif()
+endforeach()
+foreach(def IN LISTS PTM_OPT_DEFINITIONS)
+  list(APPEND PTM_RUNTIME_COMPILE_OPTIONS -D${def})
+endforeach()
+
 function(ptm_add_runtime_library name)
   add_library(ptm_${name}_obj OBJECT ${ARGN})
   target_compile_definitions(ptm_${name}_obj PRIVATE PTM_LIBNAME="${name}")

@@ -115,6 +115,7 @@ struct NorecT : Logging<Self> {
     // Writers commit one at a time, in sequence-lock order.
     Log::redo_commit(tx, redo, snapshot + 1);
     seq.store(snapshot + 2, std::memory_order_release);
+    Log::redo_released(tx);
     Hourglass::leave(st);
     Log::attempt_end(tx);
     return true;

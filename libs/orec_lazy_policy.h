@@ -90,6 +90,7 @@ struct OrecLazyT : Logging<Self> {
     // The clock orders conflicting writers: the commit order.
     Log::redo_commit(tx, redo, time);
     ot.release_all(time);
+    Log::redo_released(tx);
     Hourglass::leave(st);
     Quiescence::wait(st);
     Log::attempt_end(tx);

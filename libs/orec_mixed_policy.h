@@ -86,6 +86,7 @@ struct OrecMixedT : Logging<Self> {
     // after it): the commit order.
     Log::redo_commit(tx, redo, time);
     ot.release_all(time);
+    Log::redo_released(tx);
     bool quiesce = !st.serial;
     Hourglass::leave(st);
     if (quiesce)

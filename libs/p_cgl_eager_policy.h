@@ -14,6 +14,7 @@
 #define PTM_LIBS_P_CGL_EAGER_POLICY_H
 
 #include "libs/persistent_logging.h"
+#include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
 #include "libs/spin_lock.h"
 
@@ -21,7 +22,12 @@
 
 namespace ptm {
 
-struct PCglEagerPolicy : PersistentPolicyBase<PCglEagerPolicy> {
+template <class Self, class Options>
+struct PCglEagerT : PersistentPolicyBase<Self> {
+  using Base = PersistentPolicyBase<Self>;
+  using Base::apply_frees;
+  using Base::flush_allocs;
+  static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   static constexpr bool kReadsInPlace = true;
 
   static inline SpinLock global_lock;
@@ -68,6 +74,9 @@ struct PCglEagerPolicy : PersistentPolicyBase<PCglEagerPolicy> {
     PersistentEager::write_bytes(tx, tm, priv, n);
   }
 };
+
+// p_cgl_eager: Listing 1 as it is (gp_cgl_eager, ip_cgl_eager: other options).
+struct PCglEagerPolicy : PCglEagerT<PCglEagerPolicy, NaiveOptions> {};
 
 } // namespace ptm
 

@@ -12,12 +12,19 @@
 #define PTM_LIBS_P_CGL_LAZY_POLICY_H
 
 #include "libs/persistent_logging.h"
+#include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
 #include "libs/spin_lock.h"
 
 namespace ptm {
 
-struct PCglLazyPolicy : PersistentPolicyBase<PCglLazyPolicy> {
+template <class Self, class Options>
+struct PCglLazyT : PersistentPolicyBase<Self> {
+  using Base = PersistentPolicyBase<Self>;
+  using Base::apply_frees;
+  using Base::flush_allocs;
+  static constexpr bool kLastAllocTracking = Options::kLastAlloc;
+  using Lazy = PersistentLazyT<Options::kDeferredFlush>;
   static constexpr bool kReadsInPlace = false;
 
   static inline SpinLock global_lock;
@@ -32,14 +39,15 @@ struct PCglLazyPolicy : PersistentPolicyBase<PCglLazyPolicy> {
     apply_frees(tx);
     flush_allocs(tx);
     // The lock orders all writers: a plain counter is the commit order.
-    PersistentLazy::commit(tx, pool::next_commit_order());
+    Lazy::commit(tx, pool::next_commit_order());
     global_lock.unlock();
+    Lazy::finish(); // deferred flushing: after the lock
     pool::leave_tx(pool::tls_slot);
     return true;
   }
 
   static void rollback(TxThread &) {
-    PersistentLazy::discard();
+    Lazy::discard();
     global_lock.unlock();
     pool::leave_tx(pool::tls_slot);
   }
@@ -65,6 +73,9 @@ struct PCglLazyPolicy : PersistentPolicyBase<PCglLazyPolicy> {
     PersistentRedoLog::write(pool::tls_slot, tm, priv, n);
   }
 };
+
+// p_cgl_lazy: Listing 1 as it is (gp_cgl_lazy, ip_cgl_lazy: other options).
+struct PCglLazyPolicy : PCglLazyT<PCglLazyPolicy, NaiveOptions> {};
 
 } // namespace ptm
 

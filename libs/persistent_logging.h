@@ -15,8 +15,11 @@
 //                     status committed with the commit order, sfence, write
 //                     back + clwb, sfence, status idle, sfence
 //                     -> 2W+2 clwb, 4 sfence
-//   PersistentLogging<Self>  the logging points of stm_logging.h made of
-//                     these, for the concurrent STM templates
+//   PersistentLoggingT<Self, Options>  the logging points of stm_logging.h
+//                     made of these, for the concurrent STM templates, with
+//                     the optimizations OPTIONS switches on
+//                     (persistent_options.h); PersistentLogging (p_),
+//                     GpLogging (gp_) and IpLogging (ip_) are its three sets
 //
 // p_cgl_eager and p_cgl_lazy use PersistentEager / PersistentLazy directly.
 //
@@ -24,12 +27,14 @@
 #ifndef PTM_LIBS_PERSISTENT_LOGGING_H
 #define PTM_LIBS_PERSISTENT_LOGGING_H
 
+#include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
 #include "runtime/persistent_redo_log.h"
 #include "runtime/persistent_undo_log.h"
 #include "runtime/stm_access.h"
 #include "runtime/stm_policy.h"
 
+#include <atomic>
 #include <cstring>
 
 namespace ptm {
@@ -103,27 +108,111 @@ struct SlotRedoLog {
   }
 };
 
-struct PersistentLazy {
-  // Listing 1 Commit.Lazy, after the algorithm's locking and validation; the
-  // attempt's private stack frames are not written back.
+// Deferred flushing (paper IV-D): the orders of the committed transactions
+// whose slot is not idle yet, with the summary of the words they wrote (the
+// redo index's 64-bit hash summary). A transaction whose lines are durable
+// waits, before it marks its slot idle, until no transaction with an earlier
+// order that may have written one of its words is still committed-but-not-
+// idle: otherwise recovery could replay the earlier one's log alone over a
+// word the later one wrote (whose log is gone), undoing the later value. A
+// conflicting later writer got the lock after the earlier released it, i.e.
+// after the earlier announced.
+struct DeferredOrder {
+  static inline std::atomic<uint64_t> flushing[pool::kMaxSlots];
+  static inline std::atomic<uint64_t> written[pool::kMaxSlots];
+  static inline std::atomic<uint32_t> high_water{0};
+
+  static void announce(uint32_t slot, uint64_t order, uint64_t summary) {
+    uint32_t h = high_water.load(std::memory_order_relaxed);
+    while (h <= slot && !high_water.compare_exchange_weak(h, slot + 1))
+      ;
+    written[slot].store(summary, std::memory_order_relaxed);
+    flushing[slot].store(order, std::memory_order_seq_cst);
+  }
+  static void wait_earlier(uint32_t slot, uint64_t order, uint64_t summary) {
+    uint32_t n = high_water.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (i == slot)
+        continue;
+      for (unsigned spins = 0;;) {
+        uint64_t o = flushing[i].load(std::memory_order_acquire);
+        if (o == 0 || o >= order)
+          break;
+        // (a summary read after that slot moved on belongs to a later
+        // transaction, which is not earlier: then o changed, re-checked)
+        if ((written[i].load(std::memory_order_acquire) & summary) == 0 &&
+            flushing[i].load(std::memory_order_acquire) == o)
+          break;
+        spin_pause(spins);
+      }
+    }
+  }
+  static void done(uint32_t slot) {
+    flushing[slot].store(0, std::memory_order_release);
+  }
+};
+
+// Listing 1 Commit.Lazy, after the algorithm's locking and validation; the
+// attempt's private stack frames are not written back. DEFERRED: deferred
+// flushing, commit() leaves the clwbs of the written lines and the idle
+// status to finish(), which the caller runs after releasing its locks.
+template <bool Deferred> struct PersistentLazyT {
+  struct Pending {
+    bool on;
+    uint64_t order, summary;
+    uintptr_t lo, hi;
+  };
+  static inline thread_local Pending pending{};
+
   static void commit(TxThread &tx, uint64_t order) {
     PrivateStack stack = PrivateStack::of(tx);
-    PersistentRedoLog::commit(pool::tls_slot, order, stack.lo, stack.hi);
+    if constexpr (Deferred) {
+      pool::SlotHandle &s = pool::tls_slot;
+      if (s.count == 0)
+        return PersistentRedoLog::commit(s, order); // counts the stats
+      uint64_t summary = tls_redo_index.summary;
+      DeferredOrder::announce(s.index, order, summary);
+      PersistentRedoLog::commit_deferred(s, order, stack.lo, stack.hi);
+      pending = Pending{true, order, summary, stack.lo, stack.hi};
+    } else {
+      PersistentRedoLog::commit(pool::tls_slot, order, stack.lo, stack.hi);
+    }
+  }
+  // True if a commit is still to be finished.
+  static bool has_pending() { return Deferred && pending.on; }
+  static void finish() {
+    if constexpr (Deferred) {
+      if (!pending.on)
+        return;
+      pending.on = false;
+      pool::SlotHandle &s = pool::tls_slot;
+      PersistentRedoLog::finish_deferred(s, pending.lo, pending.hi, [&] {
+        DeferredOrder::wait_earlier(s.index, pending.order, pending.summary);
+      });
+      DeferredOrder::done(s.index);
+    }
   }
   static void discard() { PersistentRedoLog::discard(pool::tls_slot); }
 };
+using PersistentLazy = PersistentLazyT<false>;
 
-template <class Self>
-struct PersistentLogging : PersistentPolicyBase<Self, StmPolicyBase> {
+template <class Self, class Options>
+struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
   using Base = PersistentPolicyBase<Self, StmPolicyBase>;
+  using Opt = Options;
   static constexpr bool kIrrevocable = false;
+  static constexpr bool kLastAllocTracking = Options::kLastAlloc;
+  using Lazy = PersistentLazyT<Options::kDeferredFlush>;
   using Redo = SlotRedoLog;
 
   // The slot is claimed (and the default pool opened) before anything else.
   static __attribute__((always_inline)) void attempt_begin(TxThread &) {
     pool::enter_tx();
   }
+  // Deferred flushing: the commit's locks are released by now.
   static __attribute__((always_inline)) void attempt_end(TxThread &) {
+    if constexpr (Options::kDeferredFlush)
+      Lazy::finish();
     pool::leave_tx(pool::tls_slot);
   }
   // Deferred frees through the attempt's own barriers; allocated blocks
@@ -143,18 +232,85 @@ struct PersistentLogging : PersistentPolicyBase<Self, StmPolicyBase> {
                                    size_t n) {
     PersistentEager::write_bytes(tx, tm, priv, n);
   }
-  static void eager_commit(TxThread &tx) { PersistentEager::commit(tx); }
-  static void eager_rollback(TxThread &tx) { PersistentEager::rollback(tx); }
+  static void eager_commit(TxThread &tx) {
+    if constexpr (kFencePipeline)
+      pipeline_drain(false);
+    PersistentEager::commit(tx);
+  }
+  static void eager_rollback(TxThread &tx) {
+    if constexpr (kFencePipeline)
+      pending_store.addr = nullptr; // never stored: nothing to undo
+    PersistentEager::rollback(tx);
+  }
 
+  // Fence pipelining (paper IV-C, tlrw): a write logs its old value and
+  // flushes the entry, but its store and the store's clwb wait for the next
+  // fence the transaction executes anyway: the next access's lock
+  // acquisition (FENCED), else an sfence issued then. A read waits for it
+  // only if it fenced or reads the pending location; commit drains it behind
+  // an sfence. W writes to fresh locks: 2W+2 clwb, 4 sfence (not W+3).
+  static constexpr bool kFencePipeline = Options::kFencePipeline;
+  struct PendingStore {
+    void *addr;
+    uint64_t value;
+    size_t size;
+  };
+  static inline thread_local PendingStore pending_store{};
+
+  static void pipeline_drain(bool fenced) {
+    PendingStore &p = pending_store;
+    if (!p.addr)
+      return;
+    if (!fenced)
+      persist::sfence();
+    memcpy(p.addr, &p.value, p.size);
+    persist::flush_range(p.addr, p.size);
+    p.addr = nullptr;
+  }
+  __attribute__((always_inline)) static void
+  pipeline_read(TxThread &, bool fenced, const void *addr, size_t n) {
+    PendingStore &p = pending_store;
+    if (!p.addr)
+      return;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    auto q = reinterpret_cast<uintptr_t>(p.addr);
+    if (fenced || (a < q + p.size && q < a + n))
+      pipeline_drain(fenced);
+  }
+  template <class T>
+  static void pipelined_write(TxThread &tx, T *addr, T value, bool fenced) {
+    static_assert(sizeof(T) <= sizeof(uint64_t), "pipelined store");
+    pipeline_drain(fenced);
+    PersistentUndoLog::log_old(pool::tls_slot, addr, sizeof(T));
+    tx.undo.append_value(addr);
+    PendingStore &p = pending_store;
+    memcpy(&p.value, &value, sizeof value);
+    p.size = sizeof value;
+    p.addr = addr;
+  }
+
+  // (Deferred flushing: the log stays until attempt_end has flushed.)
   static void redo_commit(TxThread &tx, SlotRedoLog &redo, uint64_t order) {
-    PersistentLazy::commit(tx, order);
-    redo.clear();
+    Lazy::commit(tx, order);
+    if (!Lazy::has_pending())
+      redo.clear();
+  }
+  // Deferred flushing: the lines written back under the locks are flushed
+  // now (before quiescence); attempt_end catches any other path.
+  static void redo_released(TxThread &) {
+    if constexpr (Options::kDeferredFlush)
+      Lazy::finish();
   }
   static void redo_discard(TxThread &, SlotRedoLog &redo) {
-    PersistentLazy::discard();
+    Lazy::discard();
     redo.clear();
   }
 };
+
+template <class Self>
+using PersistentLogging = PersistentLoggingT<Self, NaiveOptions>;
+template <class Self> using GpLogging = PersistentLoggingT<Self, GpOptions>;
+template <class Self> using IpLogging = PersistentLoggingT<Self, IpOptions>;
 
 } // namespace ptm
 

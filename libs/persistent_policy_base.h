@@ -10,8 +10,12 @@
 //   apply_frees      the transaction's deferred frees of pool blocks, done
 //                    through its own log inside the commit (atomic with it)
 //   flush_allocs     clwb of the blocks the transaction allocated (they may
-//                    hold plain stores, e.g. calloc's zeroing), before the
-//                    commit's fences
+//                    hold plain stores, e.g. calloc's zeroing, or, with
+//                    last-allocation tracking, every write into them), once
+//                    per line, before the commit's fences; if the attempt
+//                    logged nothing (the read-only commit path, which fences
+//                    nothing) one sfence makes them durable before the
+//                    commit returns
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_PERSISTENT_POLICY_BASE_H
@@ -60,6 +64,8 @@ struct PersistentPolicyBase : Base {
       void *p = tx.allocs[i].ptr;
       persist::flush_range(p, TxHeap::usable_size(p));
     }
+    if (tx.allocs.size != 0 && pool::tls_slot.count == 0)
+      persist::sfence();
   }
 };
 

@@ -124,6 +124,7 @@ struct RingT : Logging<Self> {
          last_complete.load(std::memory_order_acquire) != index;)
       spin_pause(spins);
     last_complete.store(index + 1, std::memory_order_release);
+    Log::redo_released(tx);
     Hourglass::leave(st);
     Log::attempt_end(tx);
     return true;

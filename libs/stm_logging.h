@@ -24,6 +24,12 @@
 //   redo_commit(tx, redo, order)  write back the lazy write set (locks held,
 //                             validated); ORDER is the commit order
 //   redo_discard(tx, redo)    drop it (abort)
+//   redo_released(tx)         after redo_commit, the commit's locks (or
+//                             sequence lock, ring entry) are released
+//   kFencePipeline            (tlrw) writes go through pipelined_write(tx,
+//                             addr, value, fenced) and every access after its
+//                             locks calls pipeline_read / pipeline_drain
+//                             (persistent_logging.h, paper IV-C)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_STM_LOGGING_H
@@ -36,6 +42,7 @@ namespace ptm {
 
 template <class Self> struct StmLogging : StmPolicyBase {
   static constexpr bool kIrrevocable = true;
+  static constexpr bool kFencePipeline = false; // tlrw: persistent only
   using Redo = RedoLog;
 
   static void attempt_begin(TxThread &) {}
@@ -64,6 +71,7 @@ template <class Self> struct StmLogging : StmPolicyBase {
     stat_add(tx.stats->log_entries, redo.size());
     redo.clear();
   }
+  static void redo_released(TxThread &) {}
   static void redo_discard(TxThread &tx, RedoLog &redo) {
     stat_add(tx.stats->log_entries, redo.size());
     redo.clear();

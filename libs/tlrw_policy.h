@@ -108,10 +108,11 @@ struct TlrwT : Logging<Self> {
     }
   }
 
-  static void acquire_write(TxThread &tx, ByteLock &l) {
+  // True if it took the lock (and so fenced), false if we held it.
+  static bool acquire_write(TxThread &tx, ByteLock &l) {
     uint32_t id = me();
     if (l.owner.load(std::memory_order_relaxed) == id)
-      return;
+      return false;
     for (unsigned spins = 0;;) {
       uint32_t expected = 0;
       if (l.owner.load(std::memory_order_relaxed) == 0 &&
@@ -128,6 +129,7 @@ struct TlrwT : Logging<Self> {
         tx_conflict<Self>(tx, AbortCause::WriteConflict);
       spin_pause(spins);
     }
+    return true;
   }
 
   static void release_all() {
@@ -181,45 +183,67 @@ struct TlrwT : Logging<Self> {
     Log::attempt_end(tx);
   }
 
-  static void lock_for_read(TxThread &tx, uintptr_t a, size_t n) {
+  // Both return true if they took a lock (a fence: fence pipelining, paper
+  // IV-C, lets the logging layer's deferred store ride on it).
+  static bool lock_for_read(TxThread &tx, uintptr_t a, size_t n) {
     uint32_t id = me();
+    bool fenced = false;
     for_each_granule(a, n, [&](uintptr_t g, size_t, size_t) {
       ByteLock &l = lock_of(g);
-      if (l.owner.load(std::memory_order_relaxed) != id && !holds_read(l))
+      if (l.owner.load(std::memory_order_relaxed) != id && !holds_read(l)) {
         acquire_read(tx, l);
+        fenced = true;
+      }
     });
+    return fenced;
   }
 
   static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
-    if (!serial())
-      lock_for_read(tx, reinterpret_cast<uintptr_t>(tm), n);
+    if (!serial()) {
+      bool fenced = lock_for_read(tx, reinterpret_cast<uintptr_t>(tm), n);
+      if constexpr (Log::kFencePipeline)
+        Log::pipeline_read(tx, fenced, tm, n);
+    }
     memcpy(priv, tm, n);
   }
 
   template <class T>
   __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
-    if (!serial())
-      lock_for_read(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));
+    if (!serial()) {
+      bool fenced =
+          lock_for_read(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));
+      if constexpr (Log::kFencePipeline)
+        Log::pipeline_read(tx, fenced, addr, sizeof(T));
+    }
     return serial_read(addr);
   }
 
-  static void lock_for_write(TxThread &tx, uintptr_t a, size_t n) {
+  static bool lock_for_write(TxThread &tx, uintptr_t a, size_t n) {
+    bool fenced = false;
     for_each_granule(a, n, [&](uintptr_t g, size_t, size_t) {
-      acquire_write(tx, lock_of(g));
+      fenced |= acquire_write(tx, lock_of(g));
     });
+    return fenced;
   }
 
   template <class T>
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
+    bool fenced = false;
     if (!serial())
-      lock_for_write(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));
-    Log::write_in_place(tx, addr, value);
+      fenced = lock_for_write(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));
+    if constexpr (Log::kFencePipeline)
+      Log::pipelined_write(tx, addr, value, fenced);
+    else
+      Log::write_in_place(tx, addr, value);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
+    bool fenced = false;
     if (!serial())
-      lock_for_write(tx, reinterpret_cast<uintptr_t>(tm), n);
+      fenced = lock_for_write(tx, reinterpret_cast<uintptr_t>(tm), n);
+    if constexpr (Log::kFencePipeline)
+      Log::pipeline_drain(fenced);
     Log::write_bytes_in_place(tx, tm, priv, n);
   }
 };

@@ -73,6 +73,7 @@ template <class P> struct Runtime {
     ++tx.attempt;
     tx.locals.clear();
     tx.kept.clear();
+    tx.last_alloc_size = 0;
     P::on_event(tx, Event::Begin, 0);
     if (irrevocable)
       P::begin_irrevocable(tx);
@@ -331,11 +332,25 @@ template <class P> struct Runtime {
       injected_abort(tx);
   }
 
+  // Last-allocation tracking: [addr, addr + n) lies in the attempt's most
+  // recent allocation (no other transaction can reach it before commit).
+  static PTM_INLINE bool in_last_alloc(const TxThread &tx, const void *addr,
+                                       size_t n) {
+    uintptr_t off = reinterpret_cast<uintptr_t>(addr) - tx.last_alloc;
+    return off < tx.last_alloc_size && n <= tx.last_alloc_size - off;
+  }
+
   template <class T, Event E> static PTM_INLINE T read(const void *addr) {
     TxThread &tx = this_thread();
     barrier<E>(tx);
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->reads);
+    if constexpr (P::kLastAllocTracking)
+      if (in_last_alloc(tx, addr, sizeof(T))) {
+        T value;
+        memcpy(&value, addr, sizeof value);
+        return value;
+      }
     return P::template read<T>(tx, static_cast<const T *>(addr));
   }
 
@@ -344,6 +359,9 @@ template <class P> struct Runtime {
     barrier<E>(tx);
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->writes);
+    if constexpr (P::kLastAllocTracking)
+      if (in_last_alloc(tx, addr, sizeof(T)))
+        return (void)memcpy(addr, &val, sizeof val);
     P::template write<T>(tx, static_cast<T *>(addr), val);
   }
 
@@ -352,6 +370,9 @@ template <class P> struct Runtime {
     barrier<Event::ReadN>(tx);
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->reads);
+    if constexpr (P::kLastAllocTracking)
+      if (in_last_alloc(tx, addr, n))
+        return (void)memcpy(dst, addr, n);
     P::read_bytes(tx, dst, addr, n);
   }
 
@@ -360,6 +381,9 @@ template <class P> struct Runtime {
     barrier<Event::WriteN>(tx);
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->writes);
+    if constexpr (P::kLastAllocTracking)
+      if (in_last_alloc(tx, addr, n))
+        return (void)memmove(addr, src, n);
     P::write_bytes(tx, addr, src, n);
   }
 

@@ -146,10 +146,49 @@ struct PersistentRedoLog {
   // back; recovery ignores them (they are outside the pool).
   static void commit(pool::SlotHandle &s, uint64_t order, uintptr_t skip_lo = 0,
                      uintptr_t skip_hi = 0) {
+    if (!publish(s, order))
+      return;
+    write_back(s, skip_lo, skip_hi, /*flush=*/true);
+    persist::sfence();
+    mark_idle(s);
+  }
+
+  // Deferred flushing (paper IV-D), under the locks: as commit up to the
+  // write-back, which issues no clwb. False: nothing was logged (nothing to
+  // finish). The caller releases its locks, then calls finish_deferred.
+  static bool commit_deferred(pool::SlotHandle &s, uint64_t order,
+                              uintptr_t skip_lo, uintptr_t skip_hi) {
+    if (!publish(s, order))
+      return false;
+    write_back(s, skip_lo, skip_hi, /*flush=*/false);
+    return true;
+  }
+
+  // Deferred flushing, locks released: clwb every written word (a later
+  // writer's value, if one has locked and changed the word since, is what
+  // goes back: it is newer), sfence, status idle, clwb, sfence. Same counts
+  // as commit: 2W+2 clwb, 4 sfence. BEFORE_IDLE runs after the sfence.
+  template <class F>
+  static void finish_deferred(pool::SlotHandle &s, uintptr_t skip_lo,
+                              uintptr_t skip_hi, F &&before_idle) {
+    for (uint64_t i = 0; i < s.count; ++i) {
+      uintptr_t a = s.entries[i].addr;
+      if (a < skip_lo || a >= skip_hi)
+        persist::clwb(reinterpret_cast<const void *>(a));
+    }
+    persist::sfence();
+    before_idle();
+    mark_idle(s);
+  }
+
+private:
+  // Flush the entries, sfence, count + order + status committed, clwb,
+  // sfence. False (and nothing done) when the log is empty.
+  static bool publish(pool::SlotHandle &s, uint64_t order) {
     uint64_t w = s.count;
     stat_add(this_thread().stats->log_entries, w);
     if (w == 0)
-      return;
+      return false;
     for (uint64_t i = 0; i < w; ++i)
       persist::clwb(&s.entries[i]);
     persist::sfence();
@@ -160,7 +199,12 @@ struct PersistentRedoLog {
                      __ATOMIC_RELEASE);
     persist::clwb(s.hdr);
     persist::sfence();
-    for (uint64_t i = 0; i < w; ++i) {
+    return true;
+  }
+
+  static void write_back(pool::SlotHandle &s, uintptr_t skip_lo,
+                         uintptr_t skip_hi, bool flush) {
+    for (uint64_t i = 0; i < s.count; ++i) {
       const pool::LogEntry &e = s.entries[i];
       if (e.addr >= skip_lo && e.addr < skip_hi)
         continue;
@@ -175,9 +219,12 @@ struct PersistentRedoLog {
           if (mask & (1u << b))
             word[b] = data[b];
       }
-      persist::clwb(word);
+      if (flush)
+        persist::clwb(word);
     }
-    persist::sfence();
+  }
+
+  static void mark_idle(pool::SlotHandle &s) {
     __atomic_store_n(&s.hdr->status, pool::slot_status(pool::kIdle, s.gen),
                      __ATOMIC_RELEASE);
     persist::clwb(&s.hdr->status);
@@ -185,7 +232,6 @@ struct PersistentRedoLog {
     s.count = 0;
   }
 
-private:
   static uint64_t hash(uint64_t word) {
     return (word >> 3) * 0x9e3779b97f4a7c15ull >> 20;
   }

@@ -26,6 +26,10 @@
 //                    transaction's view): libc reads and memcpy sources can
 //                    be read directly
 //   kCountAccesses   count reads/writes in ptm_stats (one add per barrier)
+//   kLastAllocTracking  accesses that fall inside the attempt's most recent
+//                    allocation (tx.last_alloc) are plain loads and stores:
+//                    the policy must make the block durable at commit (paper
+//                    IV-A; the gp_/ip_ libraries)
 //   on_event         hook told about every ABI call (events.h)
 //   inject_abort     asked at every barrier: true aborts the attempt there
 //
@@ -79,6 +83,7 @@ struct PolicyBase {
 
   static constexpr bool kReadsInPlace = false;
   static constexpr bool kCountAccesses = PTM_COUNT_ACCESSES;
+  static constexpr bool kLastAllocTracking = false;
 
   __attribute__((always_inline)) static void on_event(TxThread &, Event,
                                                       uintptr_t) {}

@@ -24,6 +24,8 @@ void *tx_allocate(TxThread &tx, size_t size, size_t align) {
   void *ptr = Heap::allocate(size, align);
   if (ptr && tx.depth > 0) {
     tx.allocs.push_back(AllocRecord{ptr, &Heap::release});
+    tx.last_alloc = reinterpret_cast<uintptr_t>(ptr);
+    tx.last_alloc_size = size;
     stat_add(tx.stats->allocs);
     P::on_event(tx, Event::AllocRecorded, reinterpret_cast<uintptr_t>(ptr));
   }
@@ -52,6 +54,7 @@ template <class P> void rollback_allocations(TxThread &tx) {
   }
   tx.allocs.clear();
   tx.frees.clear();
+  tx.last_alloc_size = 0;
 }
 
 // Commit: the deferred frees take effect; the allocations stay.
@@ -63,6 +66,7 @@ template <class P> void commit_allocations(TxThread &tx) {
   }
   tx.frees.clear();
   tx.allocs.clear();
+  tx.last_alloc_size = 0;
 }
 
 } // namespace ptm

@@ -48,6 +48,10 @@ struct TxThread {
   LocalSaveLog locals; // __ptm_tx_save_local copies
   GrowBuffer<AllocRecord> allocs; // allocated by the attempt (freed on abort)
   GrowBuffer<AllocRecord> frees;  // freed by the attempt (done at commit)
+  uintptr_t last_alloc = 0;       // the attempt's most recent allocation ...
+  size_t last_alloc_size = 0;     // ... and its size (0: none); last-allocation
+                                  // tracking (P::kLastAllocTracking) accesses
+                                  // it without barriers
   GrowBuffer<MemRange> kept;      // exception objects thrown by the attempt: an
                                   // undo rollback leaves them as written
   ptm_stats_t *stats = &unattached_stats; // this thread's registry record

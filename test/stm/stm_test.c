@@ -13,8 +13,8 @@
  *              conflicting ones; the long one finishes in bounded time
  *   alloc      malloc/free inside contended transactions (with restarts):
  *              no leak (of the ordinary heap), no double free
- * With a persistent library (p_*) the same programs run on the default
- * temporary pool: malloc inside a transaction allocates from its heap.
+ * With a persistent library (p_*, gp_*, ip_*) the same programs run on the
+ * default temporary pool: malloc inside a transaction allocates from its heap.
  * Exit status 0 when every check passed.
  */
 #include <malloc.h>
@@ -426,7 +426,10 @@ static void test_starve(void) {
   /* A persistent library logs every write in its thread's pool slot (8190
    * entries in the default pool): the long transaction writes half the
    * cells there (still conflicting with most short ones) and reads all. */
-  int written = strncmp(ptm_algorithm(), "p_", 2) == 0 ? CELLS / 2 : CELLS;
+  const char *lib = ptm_algorithm();
+  int persistent = strncmp(lib, "p_", 2) == 0 || strncmp(lib, "gp_", 3) == 0 ||
+                   strncmp(lib, "ip_", 3) == 0;
+  int written = persistent ? CELLS / 2 : CELLS;
   for (int r = 0; r < rounds; r++) {
     long sum;
     long_attempts = 0;

@@ -1,0 +1,63 @@
+//===- persistent_options.h - the optimizations of a PTM library -*- C++
+//-*-===//
+//
+// The paper's optimizations (Sections IV and V) as compile-time switches of
+// the persistent logging layer (persistent_logging.h). A library picks one
+// option set:
+//
+//   NaiveOptions  the p_ libraries: Listing 1 as it is
+//   GpOptions     the gp_ libraries (GP model, Section V): last-allocation
+//                 tracking (IV-A), fence pipelining for TLRW (IV-C),
+//                 deferred flushing for the lazy algorithms (IV-D); the
+//                 hourglass and quiescence stay
+//   IpOptions     the ip_ libraries (IP model): GpOptions + coarse-grained
+//                 logging (IV-B) + no per-transaction quiescence
+//
+// Each optimization of GpOptions/IpOptions can be turned off for an ablation
+// build with its CMake option (PTM_OPT_<NAME>=OFF defines PTM_OPT_<NAME>=0;
+// see docs/algorithms.md), so that two builds differ in one optimization.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_LIBS_PERSISTENT_OPTIONS_H
+#define PTM_LIBS_PERSISTENT_OPTIONS_H
+
+#ifndef PTM_OPT_LAST_ALLOC
+#define PTM_OPT_LAST_ALLOC 1
+#endif
+#ifndef PTM_OPT_DEFERRED_FLUSH
+#define PTM_OPT_DEFERRED_FLUSH 1
+#endif
+#ifndef PTM_OPT_FENCE_PIPELINE
+#define PTM_OPT_FENCE_PIPELINE 1
+#endif
+#ifndef PTM_OPT_COARSE_LOG
+#define PTM_OPT_COARSE_LOG 1
+#endif
+#ifndef PTM_OPT_NO_QUIESCE
+#define PTM_OPT_NO_QUIESCE 1
+#endif
+
+namespace ptm {
+
+struct NaiveOptions {
+  static constexpr bool kLastAlloc = false;     // IV-A
+  static constexpr bool kDeferredFlush = false; // IV-D (lazy algorithms)
+  static constexpr bool kFencePipeline = false; // IV-C (tlrw)
+  static constexpr bool kCoarseLog = false;     // IV-B
+  static constexpr bool kQuiesce = true;        // V: IP drops it
+};
+
+struct GpOptions : NaiveOptions {
+  static constexpr bool kLastAlloc = PTM_OPT_LAST_ALLOC;
+  static constexpr bool kDeferredFlush = PTM_OPT_DEFERRED_FLUSH;
+  static constexpr bool kFencePipeline = PTM_OPT_FENCE_PIPELINE;
+};
+
+struct IpOptions : GpOptions {
+  static constexpr bool kCoarseLog = PTM_OPT_COARSE_LOG;
+  static constexpr bool kQuiesce = !PTM_OPT_NO_QUIESCE;
+};
+
+} // namespace ptm
+
+#endif // PTM_LIBS_PERSISTENT_OPTIONS_H
