@@ -72,7 +72,7 @@ struct OrecEagerT : Logging<Self> {
     ot.release_all(time);
     bool quiesce = !st.serial;
     Hourglass::leave(st);
-    if (quiesce)
+    if (Log::kQuiesce && quiesce)
       Quiescence::wait(st);
     Log::attempt_end(tx);
     return true;

@@ -92,7 +92,8 @@ struct OrecLazyT : Logging<Self> {
     ot.release_all(time);
     Log::redo_released(tx);
     Hourglass::leave(st);
-    Quiescence::wait(st);
+    if constexpr (Log::kQuiesce)
+      Quiescence::wait(st);
     Log::attempt_end(tx);
     return true;
   }

@@ -89,7 +89,7 @@ struct OrecMixedT : Logging<Self> {
     Log::redo_released(tx);
     bool quiesce = !st.serial;
     Hourglass::leave(st);
-    if (quiesce)
+    if (Log::kQuiesce && quiesce)
       Quiescence::wait(st);
     Log::attempt_end(tx);
     return true;

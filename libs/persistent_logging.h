@@ -203,6 +203,9 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
   static constexpr bool kIrrevocable = false;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   using Lazy = PersistentLazyT<Options::kDeferredFlush>;
+  // IP model: no per-transaction quiescence (ptm_close still waits for every
+  // transaction in the pool).
+  static constexpr bool kQuiesce = Options::kQuiesce;
   using Redo = SlotRedoLog;
 
   // The slot is claimed (and the default pool opened) before anything else.

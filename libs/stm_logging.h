@@ -24,6 +24,8 @@
 //   redo_commit(tx, redo, order)  write back the lazy write set (locks held,
 //                             validated); ORDER is the commit order
 //   redo_discard(tx, redo)    drop it (abort)
+//   kQuiesce                  the orec algorithms quiesce after a writer
+//                             commits (the IP model turns it off: Section V)
 //   redo_released(tx)         after redo_commit, the commit's locks (or
 //                             sequence lock, ring entry) are released
 //   kFencePipeline            (tlrw) writes go through pipelined_write(tx,
@@ -43,6 +45,7 @@ namespace ptm {
 template <class Self> struct StmLogging : StmPolicyBase {
   static constexpr bool kIrrevocable = true;
   static constexpr bool kFencePipeline = false; // tlrw: persistent only
+  static constexpr bool kQuiesce = true; // privatization safety per commit
   using Redo = RedoLog;
 
   static void attempt_begin(TxThread &) {}
