@@ -8,13 +8,16 @@
  * bench_continue(), validates, and ends with bench_finish().
  *
  * Built with -DPTM_BASELINE, the ptm.h API comes from baseline_ptm.h: one
- * global mutex, no instrumentation, no persistence.
+ * global mutex, no instrumentation, no persistence. Built by gcc with
+ * -fgnu-tm -DPTM_GCCTM, from gcctm_ptm.h: GCC's transactional memory.
  */
 #ifndef PTM_BENCH_H
 #define PTM_BENCH_H
 
-#ifdef PTM_BASELINE
+#if defined(PTM_BASELINE)
 #include "baseline_ptm.h"
+#elif defined(PTM_GCCTM)
+#include "gcctm_ptm.h"
 #else
 #include <ptm.h>
 #endif
