@@ -167,16 +167,21 @@ def main():
     plan = [(rep, b, lib, int(t)) for rep in range(args.reps)
             for b in benches for lib in libs for t in args.threads]
     progress = Progress(len(plan))
-    rows, failures = [], 0
-    for rep, b, lib, t in plan:
-        progress.show(f"{b}.{lib} -t {t} (rep {rep + 1})")
-        result = run(args.build / "bench" / f"{b}.{lib}", t, mode, extra,
-                     args.timeout)
-        failures += result["status"] != "ok"
-        rows.append({"bench": b, "lib": lib, "threads": t, "rep": rep + 1,
-                     **result})
-        progress.done += 1
-    progress.show("done")
+    rows, failures, interrupted = [], 0, False
+    try:
+        for rep, b, lib, t in plan:
+            progress.show(f"{b}.{lib} -t {t} (rep {rep + 1})")
+            result = run(args.build / "bench" / f"{b}.{lib}", t, mode, extra,
+                         args.timeout)
+            failures += result["status"] != "ok"
+            rows.append({"bench": b, "lib": lib, "threads": t,
+                         "rep": rep + 1, **result})
+            progress.done += 1
+        progress.show("done")
+    except KeyboardInterrupt:
+        # Keep what was measured: the CSV and the table of the runs done.
+        interrupted = True
+        sys.stderr.write("\ninterrupted\n")
     progress.finish()
 
     fields = ["bench", "lib", "threads", "rep", "status"]
@@ -191,6 +196,8 @@ def main():
     print(median_table(rows))
     if failures:
         print(f"\n{failures} run(s) failed", file=sys.stderr)
+    if interrupted:
+        return 130
     return 1 if failures else 0
 
 
