@@ -10,6 +10,7 @@
  *   hashset [common options] [-b BUCKETS]
  */
 #include "bench.h"
+#include "set_worker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,32 +72,7 @@ static int set_remove(long key) {
   return 1;
 }
 
-static void worker(bench_thread_t *t) {
-  while (bench_continue(t)) {
-    long key = bench_rand_below(t, bench.key_range);
-    long op = bench_rand_below(t, 200);
-    int done = 0;
-    if (op < 2 * bench.update) {
-      if (op & 1) {
-        PTM_BEGIN();
-        done = set_insert(key);
-        PTM_END();
-        t->count[0] += done;
-      } else {
-        PTM_BEGIN();
-        done = set_remove(key);
-        PTM_END();
-        t->count[1] += done;
-      }
-    } else {
-      PTM_BEGIN();
-      done = set_contains(key);
-      PTM_END();
-      t->count[2] += done;
-    }
-    t->ops++;
-  }
-}
+SET_BENCH_WORKER(worker, set_insert, set_remove, set_contains)
 
 int main(int argc, char **argv) {
   bench.key_range = 4096;

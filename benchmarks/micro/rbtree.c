@@ -11,6 +11,7 @@
  *   rbtree [common options]
  */
 #include "bench.h"
+#include "set_worker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,32 +248,7 @@ static int rb_remove(long key) {
   return 1;
 }
 
-static void worker(bench_thread_t *t) {
-  while (bench_continue(t)) {
-    long key = bench_rand_below(t, bench.key_range);
-    long op = bench_rand_below(t, 200);
-    int done = 0;
-    if (op < 2 * bench.update) {
-      if (op & 1) {
-        PTM_BEGIN();
-        done = rb_insert(key);
-        PTM_END();
-        t->count[0] += done;
-      } else {
-        PTM_BEGIN();
-        done = rb_remove(key);
-        PTM_END();
-        t->count[1] += done;
-      }
-    } else {
-      PTM_BEGIN();
-      done = rb_contains(key);
-      PTM_END();
-      t->count[2] += done;
-    }
-    t->ops++;
-  }
-}
+SET_BENCH_WORKER(worker, rb_insert, rb_remove, rb_contains)
 
 /* Checks the subtree at N (keys in (lo, hi)); returns its black height, or
  * -1 after reporting a violation. Counts the nodes in *SIZE. */
