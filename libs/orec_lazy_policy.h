@@ -17,6 +17,7 @@
 #ifndef PTM_LIBS_OREC_LAZY_POLICY_H
 #define PTM_LIBS_OREC_LAZY_POLICY_H
 
+#include "libs/orec_redo_core.h"
 #include "libs/stm_logging.h"
 #include "runtime/orec_table.h"
 #include "runtime/quiescence.h"
@@ -24,49 +25,13 @@
 namespace ptm {
 
 template <class Self, template <class> class Logging>
-struct OrecLazyT : Logging<Self> {
-  using Log = Logging<Self>;
+struct OrecLazyT : OrecRedoCore<Self, Logging> {
+  using Core = OrecRedoCore<Self, Logging>;
+  using Log = typename Core::Log;
+  using Core::ot;
+  using Core::redo;
   using Log::serial;
   using Log::serial_read;
-  static inline thread_local OrecTx ot;
-  static inline thread_local typename Log::Redo redo;
-
-  static void free_thread() {
-    ot.free_buffers();
-    redo.release();
-  }
-
-  static void begin(TxThread &tx) {
-    Log::attempt_begin(tx);
-    stm_thread.cleanup = free_thread;
-    Hourglass::enter(tx, stm_thread);
-    tx.undo.clear();
-    redo.clear();
-    ot.begin(stm_thread.slot);
-  }
-  static void begin_irrevocable(TxThread &tx) {
-    if constexpr (!Log::kIrrevocable) {
-      Log::begin_irrevocable(tx);
-    } else {
-      stm_thread.cleanup = free_thread;
-      Hourglass::enter_serial(tx, stm_thread);
-      tx.undo.clear();
-      redo.clear();
-      ot.begin(stm_thread.slot);
-    }
-  }
-  static bool become_irrevocable(TxThread &tx) {
-    if constexpr (!Log::kIrrevocable) {
-      return false;
-    } else {
-      Hourglass::serialize<Self>(tx, stm_thread,
-                                 [](TxThread &) { return ot.validate(); });
-      PrivateStack stack = PrivateStack::of(tx);
-      redo.write_back(stack.lo, stack.hi, &tx.undo);
-      redo.clear();
-      return true;
-    }
-  }
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
@@ -115,7 +80,7 @@ struct OrecLazyT : Logging<Self> {
                        bool logged = redo.may_contain(granule_of(a));
                        if (logged && redo.overlay(d + at, a, k))
                          return; // every byte written by this transaction
-                       ot.read_piece<Self>(tx, d + at, a, k);
+                       ot.template read_piece<Self>(tx, d + at, a, k);
                        if (logged)
                          redo.overlay(d + at, a, k);
                      });
@@ -130,7 +95,7 @@ struct OrecLazyT : Logging<Self> {
     if (__builtin_expect((a & (kGranule - 1)) + sizeof(T) <= kGranule &&
                              !redo.may_contain(granule_of(a)),
                          1))
-      ot.read_piece<Self>(tx, &value, a, sizeof(T));
+      ot.template read_piece<Self>(tx, &value, a, sizeof(T));
     else
       read_bytes(tx, &value, addr, sizeof(T));
     return value;

@@ -16,6 +16,7 @@
 #ifndef PTM_LIBS_OREC_MIXED_POLICY_H
 #define PTM_LIBS_OREC_MIXED_POLICY_H
 
+#include "libs/orec_redo_core.h"
 #include "libs/stm_logging.h"
 #include "runtime/orec_table.h"
 #include "runtime/quiescence.h"
@@ -23,49 +24,13 @@
 namespace ptm {
 
 template <class Self, template <class> class Logging>
-struct OrecMixedT : Logging<Self> {
-  using Log = Logging<Self>;
+struct OrecMixedT : OrecRedoCore<Self, Logging> {
+  using Core = OrecRedoCore<Self, Logging>;
+  using Log = typename Core::Log;
+  using Core::ot;
+  using Core::redo;
   using Log::serial;
   using Log::serial_read;
-  static inline thread_local OrecTx ot;
-  static inline thread_local typename Log::Redo redo;
-
-  static void free_thread() {
-    ot.free_buffers();
-    redo.release();
-  }
-
-  static void begin(TxThread &tx) {
-    Log::attempt_begin(tx);
-    stm_thread.cleanup = free_thread;
-    Hourglass::enter(tx, stm_thread);
-    tx.undo.clear();
-    redo.clear();
-    ot.begin(stm_thread.slot);
-  }
-  static void begin_irrevocable(TxThread &tx) {
-    if constexpr (!Log::kIrrevocable) {
-      Log::begin_irrevocable(tx);
-    } else {
-      stm_thread.cleanup = free_thread;
-      Hourglass::enter_serial(tx, stm_thread);
-      tx.undo.clear();
-      redo.clear();
-      ot.begin(stm_thread.slot);
-    }
-  }
-  static bool become_irrevocable(TxThread &tx) {
-    if constexpr (!Log::kIrrevocable) {
-      return false;
-    } else {
-      Hourglass::serialize<Self>(tx, stm_thread,
-                                 [](TxThread &) { return ot.validate(); });
-      PrivateStack stack = PrivateStack::of(tx);
-      redo.write_back(stack.lo, stack.hi, &tx.undo);
-      redo.clear();
-      return true;
-    }
-  }
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
@@ -113,7 +78,7 @@ struct OrecMixedT : Logging<Self> {
     auto *d = static_cast<unsigned char *>(priv);
     for_each_granule(reinterpret_cast<uintptr_t>(tm), n,
                      [&](uintptr_t a, size_t k, size_t at) {
-                       if (ot.read_piece<Self>(tx, d + at, a, k))
+                       if (ot.template read_piece<Self>(tx, d + at, a, k))
                          redo.overlay(d + at, a, k);
                      });
   }
@@ -125,7 +90,7 @@ struct OrecMixedT : Logging<Self> {
     T value;
     auto a = reinterpret_cast<uintptr_t>(addr);
     if (__builtin_expect((a & (kGranule - 1)) + sizeof(T) <= kGranule, 1)) {
-      if (ot.read_piece<Self>(tx, &value, a, sizeof(T)))
+      if (ot.template read_piece<Self>(tx, &value, a, sizeof(T)))
         redo.overlay(&value, a, sizeof(T));
     } else {
       read_bytes(tx, &value, addr, sizeof(T));
@@ -135,7 +100,7 @@ struct OrecMixedT : Logging<Self> {
 
   static void lock_all(TxThread &tx, uintptr_t a, size_t n) {
     for_each_granule(a, n, [&](uintptr_t g, size_t, size_t) {
-      ot.lock_or_abort<Self>(tx, g);
+      ot.template lock_or_abort<Self>(tx, g);
     });
   }
 
