@@ -1,0 +1,47 @@
+/*
+ * grid.h - labyrinth's 3-D routing grid: one long per point, in x-fastest
+ * order. The shared grid lives in the pool (P_MALLOC); each router thread
+ * has a private grid of the same shape for its expansion.
+ *
+ * Values of the shared grid:
+ *   GRID_EMPTY          free
+ *   GRID_WALL           an obstacle of the input
+ *   grid_endpoint(p)    the source or destination of pair p, reserved for
+ *                       it until it is routed (other paths go around it)
+ *   p >= 0              a point of the routed path of pair p
+ */
+#ifndef LABYRINTH_GRID_H
+#define LABYRINTH_GRID_H
+
+#define GRID_EMPTY (-1L)
+#define GRID_WALL (-2L)
+
+static inline long grid_endpoint(long pair) { return -3L - pair; }
+
+typedef struct grid {
+  long width, height, depth; /* x, y, z extents */
+  long *points;              /* width * height * depth values */
+} grid_t;
+
+/* A grid of the given shape with every point GRID_EMPTY, from P_MALLOC
+ * (shared != 0) or the private heap; NULL if out of memory. */
+grid_t *grid_alloc(long width, long height, long depth, int shared);
+void grid_free(grid_t *g, int shared);
+
+static inline long grid_size(const grid_t *g) {
+  return g->width * g->height * g->depth;
+}
+
+static inline long grid_index(const grid_t *g, long x, long y, long z) {
+  return (z * g->height + y) * g->width + x;
+}
+
+static inline int grid_contains(const grid_t *g, long x, long y, long z) {
+  return x >= 0 && x < g->width && y >= 0 && y < g->height && z >= 0 &&
+         z < g->depth;
+}
+
+/* Whether points A and B (indices) are neighbours along one axis. */
+int grid_adjacent(const grid_t *g, long a, long b);
+
+#endif /* LABYRINTH_GRID_H */
