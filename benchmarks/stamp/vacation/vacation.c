@@ -1,0 +1,161 @@
+/*
+ * vacation (STAMP, Minh et al. IISWC 2008): an online travel reservation
+ * system. A manager keeps red-black trees of cars, flights and rooms and of
+ * customers with their reservations; client threads run sessions, each one
+ * transaction: make a reservation (query several items, reserve the most
+ * expensive of each type), delete a customer (cancelling its reservations),
+ * or update the tables (add or remove items). At the end the tables must be
+ * consistent: trees valid, every item's used + free = total, and every used
+ * unit held by exactly one customer reservation.
+ *
+ *   vacation [-c CLIENTS] [-n QUERIES/TX] [-q %QUERIED] [-r RELATIONS]
+ *            [-t TRANSACTIONS] [-u %USER] [-s SEED]
+ *
+ * low contention:  -n2 -q90 -u98 -r16384 -t4096   (larger: -r1048576 -t4194304)
+ * high contention: -n4 -q60 -u90 -r16384 -t4096
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "manager.h"
+#include "stamp_result.h"
+#include "tm.h"
+
+static long numClient = 1, numQueryPerTransaction = 10, percentQuery = 90,
+            numRelation = 1 << 16, numTransaction = 1 << 26, percentUser = 80;
+static unsigned long seed = 0;
+
+static void usage(void) {
+  fprintf(
+      stderr,
+      "usage: vacation [-c CLIENTS] [-n QUERIES_PER_TX] [-q PERCENT_QUERIED]\n"
+      "                [-r RELATIONS] [-t TRANSACTIONS] [-u PERCENT_USER] "
+      "[-s SEED]\n"
+      "  defaults: -c1 -n10 -q90 -r65536 -t67108864 -u80 -s0\n");
+  exit(2);
+}
+
+static long parse(int opt, const char *s, long min, long max) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < min || v > max) {
+    fprintf(stderr,
+            "vacation: bad value '%s' for -%c (integer in [%ld, %ld])\n", s,
+            opt, min, max);
+    usage();
+  }
+  return v;
+}
+
+static void parse_args(int argc, char **argv) {
+  int c;
+  opterr = 0;
+  while ((c = getopt(argc, argv, "c:n:q:r:t:u:s:h")) != -1) {
+    switch (c) {
+    case 'c':
+      numClient = parse(c, optarg, 1, STAMP_MAX_THREADS);
+      break;
+    case 'n':
+      numQueryPerTransaction = parse(c, optarg, 1, 1L << 20);
+      break;
+    case 'q':
+      percentQuery = parse(c, optarg, 1, 100);
+      break;
+    case 'r':
+      numRelation = parse(c, optarg, 1, 1L << 32);
+      break;
+    case 't':
+      numTransaction = parse(c, optarg, 1, 1L << 40);
+      break;
+    case 'u':
+      percentUser = parse(c, optarg, 0, 100);
+      break;
+    case 's':
+      seed = (unsigned long)parse(c, optarg, 0, 1L << 32);
+      break;
+    default:
+      if (c != 'h')
+        fprintf(stderr, "vacation: bad option -%c\n", optopt);
+      usage();
+    }
+  }
+  if (optind < argc) {
+    fprintf(stderr, "vacation: unexpected argument '%s'\n", argv[optind]);
+    usage();
+  }
+}
+
+/* Every item id 1..numRelation of each type, in random order, with a random
+ * capacity and price; and customers 1..numRelation. */
+static manager_t *initialize(void) {
+  manager_t *m = manager_alloc();
+  random_t *r = random_alloc();
+  long *ids = malloc((size_t)numRelation * sizeof *ids);
+  if (!m || !r || !ids)
+    return NULL;
+  random_seed(r, seed);
+  for (int t = 0; t < NUM_RESERVATION_TYPE; t++) {
+    for (long i = 0; i < numRelation; i++)
+      ids[i] = i + 1;
+    for (long i = numRelation - 1; i > 0; i--) {
+      long j = (long)(random_generate(r) % (unsigned long)(i + 1));
+      long x = ids[i];
+      ids[i] = ids[j];
+      ids[j] = x;
+    }
+    for (long i = 0; i < numRelation; i++) {
+      long num = (long)(random_generate(r) % 5 + 1) * 100;
+      long price = (long)(random_generate(r) % 5) * 10 + 50;
+      if (!manager_addItem(m, (reservation_type_t)t, ids[i], num, price))
+        return NULL;
+    }
+  }
+  for (long i = 1; i <= numRelation; i++)
+    if (!manager_addCustomer(m, i))
+      return NULL;
+  free(ids);
+  random_free(r);
+  return m;
+}
+
+int main(int argc, char **argv) {
+  parse_args(argc, argv);
+  TM_STARTUP(numClient);
+  thread_startup(numClient);
+  printf("vacation: clients %ld, queries/tx %ld, queried %ld%%, relations %ld, "
+         "transactions %ld, user %ld%%\n",
+         numClient, numQueryPerTransaction, percentQuery, numRelation,
+         numTransaction, percentUser);
+  manager_t *m = initialize();
+  if (!m) {
+    fprintf(stderr, "vacation: out of memory building the tables\n");
+    return 1;
+  }
+  long queryRange =
+      (long)((double)percentQuery / 100.0 * (double)numRelation + 0.5);
+  if (queryRange < 1)
+    queryRange = 1;
+  long perClient = (long)((double)numTransaction / (double)numClient + 0.5);
+  client_t **clients = malloc((size_t)numClient * sizeof *clients);
+  for (long i = 0; i < numClient; i++)
+    if (!clients || !(clients[i] = client_alloc(
+                          i + (long)seed * STAMP_MAX_THREADS, m, perClient,
+                          numQueryPerTransaction, queryRange, percentUser))) {
+      fprintf(stderr, "vacation: out of memory\n");
+      return 1;
+    }
+  stamp_result_start();
+  thread_start(client_run, clients);
+  stamp_result_stop();
+  int ok = manager_check(m);
+  for (long i = 0; i < numClient; i++)
+    client_free(clients[i]);
+  free(clients);
+  thread_shutdown();
+  TM_SHUTDOWN();
+  return stamp_result_print("vacation", numClient, ok);
+}
