@@ -1,0 +1,51 @@
+/*
+ * mc_conn.h - one client connection of ptm-memcached: input and output
+ * buffers and the protocol state. A connection is served by one worker
+ * thread at a time; nothing here is shared or transactional.
+ */
+#ifndef MC_CONN_H
+#define MC_CONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mc_buf {
+  char *data;
+  size_t start; /* first unconsumed byte (input) */
+  size_t len;   /* end of the valid bytes */
+  size_t cap;
+} mc_buf;
+
+enum { MC_PROTO_UNKNOWN, MC_PROTO_TEXT, MC_PROTO_BINARY };
+
+typedef struct mc_conn {
+  int fd;
+  int proto;
+  mc_buf in, out;
+  uint64_t swallow; /* input bytes still to discard (rejected value) */
+  int closing;      /* close once the output is written */
+  char *scratch;    /* the worker's value buffer (mc_store_item_max bytes) */
+} mc_conn;
+
+/* Makes room for N more bytes at the end; 0 or -1 (out of memory). */
+int mc_buf_reserve(mc_buf *b, size_t n);
+/* Appends; on allocation failure marks the connection closing. */
+void mc_out(mc_conn *c, const void *data, size_t n);
+void mc_out_str(mc_conn *c, const char *s);
+void mc_outf(mc_conn *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Parses and executes the complete requests buffered in c->in, appending
+ * the replies to c->out. Stops early when the output is large. */
+void mc_text_process(mc_conn *c);
+void mc_binary_process(mc_conn *c);
+
+/* A protocol expiry time (0, relative up to 30 days, absolute, negative)
+ * as the store's absolute time. */
+int64_t mc_expiry(int64_t exptime);
+
+/* Output size above which a connection stops reading requests until the
+ * client has taken the replies. */
+#define MC_OUT_HIGH_WATER (1u << 20)
+
+#endif /* MC_CONN_H */

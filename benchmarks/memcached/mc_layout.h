@@ -1,0 +1,54 @@
+/*
+ * mc_layout.h - the cache's data in the pool: one root object and one block
+ * per item (docs/memcached.md, "Data layout").
+ *
+ * An item's key and value bytes never change after the transaction that
+ * created it committed: set, append, incr... build a new item and replace
+ * the old one. Only the header fields marked "mutable" are written later.
+ */
+#ifndef MC_LAYOUT_H
+#define MC_LAYOUT_H
+
+#include <stdint.h>
+
+#define MC_ROOT_MAGIC 0x31764d4450544d63ull /* "cMTPDMv1" */
+
+typedef struct mc_item {
+  struct mc_item *hnext;    /* mutable: hash chain */
+  struct mc_item *lru_prev; /* mutable: towards the head (most recent) */
+  struct mc_item *lru_next; /* mutable: towards the tail (eviction end) */
+  int64_t exptime;          /* mutable (touch): absolute, 0 never */
+  int64_t last_access;      /* mutable: last LRU bump */
+  int64_t stored;           /* time of the store */
+  uint64_t cas;             /* unique per store, > 0 */
+  uint64_t hash;            /* mc_hash of the key */
+  uint64_t nbytes;          /* value length */
+  uint32_t nkey;            /* key length, 1..MC_KEY_MAX */
+  uint32_t flags;           /* the client's opaque flags */
+  char data[];              /* nkey key bytes, then nbytes value bytes */
+} mc_item;
+
+/* Fields on separate cache lines by how often they are written, so the
+ * read-mostly ones never share an orec or a line with the counters. */
+typedef struct mc_root {
+  uint64_t magic;
+  uint64_t nbuckets; /* power of two, fixed at creation */
+  mc_item **buckets;
+  char pad0[40];
+  uint64_t flush_cas; /* items with cas <= flush_cas are flushed */
+  int64_t flush_at;   /* delayed flush_all: stored <= flush_at <= now */
+  char pad1[48];
+  uint64_t cas_counter;
+  char pad2[56];
+  mc_item *lru_head, *lru_tail;
+  char pad3[48];
+  uint64_t mem_used; /* sum of mc_item_size over linked items */
+  uint64_t curr_items, total_items, evictions, reclaimed, expired;
+  char pad4[16];
+} mc_root;
+
+static inline uint64_t mc_item_size(uint64_t nkey, uint64_t nbytes) {
+  return sizeof(mc_item) + nkey + nbytes;
+}
+
+#endif /* MC_LAYOUT_H */

@@ -1,0 +1,10 @@
+/* mc_options.h - ptm-memcached's command line (mc_options.c). */
+#ifndef MC_OPTIONS_H
+#define MC_OPTIONS_H
+
+#include "mc_stats.h"
+
+/* Fills S from the arguments; prints a message and exits 64 on a bad one. */
+void mc_parse_options(int argc, char **argv, mc_settings *s);
+
+#endif /* MC_OPTIONS_H */

@@ -1,0 +1,54 @@
+/*
+ * mc_stats.h - the server's volatile counters (the cache's own figures are
+ * in the pool: mc_store_stats). Relaxed atomic adds, outside transactions.
+ */
+#ifndef MC_STATS_H
+#define MC_STATS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+typedef struct mc_counters {
+  _Atomic uint64_t cmd_get, cmd_set, cmd_touch, cmd_flush;
+  _Atomic uint64_t get_hits, get_misses;
+  _Atomic uint64_t delete_hits, delete_misses;
+  _Atomic uint64_t incr_hits, incr_misses, decr_hits, decr_misses;
+  _Atomic uint64_t cas_hits, cas_misses, cas_badval;
+  _Atomic uint64_t touch_hits, touch_misses;
+  _Atomic uint64_t curr_connections, total_connections, rejected_connections;
+  _Atomic uint64_t bytes_read, bytes_written;
+} mc_counters;
+
+extern mc_counters mc_stat;
+
+#define MC_COUNT(field, n)                                                     \
+  atomic_fetch_add_explicit(&mc_stat.field, (n), memory_order_relaxed)
+
+typedef struct mc_settings {
+  int port;
+  const char *listen;
+  int threads;
+  uint64_t mem_limit;
+  uint64_t item_max;
+  int max_conns;
+  int verbose;
+  int evict;
+  const char *pool;
+  uint64_t pool_size;
+} mc_settings;
+
+extern mc_settings mc_config;
+extern int64_t mc_started;
+
+/* Appends the `stats` reply for ARGS ("" for the general statistics) in the
+ * text form (STAT name value lines, END). 0, or -1 for an unknown group. */
+struct mc_conn;
+int mc_stats_text(struct mc_conn *c, const char *args);
+/* Calls EMIT(name, value, ctx) for every general statistic. */
+void mc_stats_each(void (*emit)(const char *, const char *, void *), void *ctx,
+                   const char *group);
+void mc_stats_reset(void);
+
+#define MC_VERSION "1.6.18-ptm"
+
+#endif /* MC_STATS_H */
