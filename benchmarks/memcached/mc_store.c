@@ -25,8 +25,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define LRU_BUMP_INTERVAL 60 /* seconds, as memcached's item update interval   \
-                              */
+/* Seconds between two LRU bumps of an item, as memcached's item update
+ * interval: most gets stay read-only transactions. */
+#define LRU_BUMP_INTERVAL 60
 
 static mc_root *g_root;
 static uint64_t g_mem_limit;
