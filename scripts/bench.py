@@ -74,8 +74,17 @@ class Progress:
                          f"{datetime.timedelta(seconds=round(elapsed))}\n")
 
 
+# STAMP applications (docs/stamp.md): their own options (after `--`) fix the
+# work, so no -d/-n; threads by their own option letter.
+STAMP_THREAD_OPTION = {"vacation": "-c", "kmeans": "-p", "genome": "-t",
+                       "intruder": "-t", "ssca2": "-t", "labyrinth": "-t",
+                       "yada": "-t", "bayes": "-t"}
+
+
 def run(exe, threads, mode, extra, timeout):
-    cmd = [str(exe), "-t", str(threads), *mode, *extra]
+    stamp = STAMP_THREAD_OPTION.get(exe.name.split(".", 1)[0])
+    cmd = ([str(exe), f"{stamp}{threads}", *extra] if stamp else
+           [str(exe), "-t", str(threads), *mode, *extra])
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
                               timeout=timeout)
