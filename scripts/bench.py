@@ -10,6 +10,22 @@ Every choice is a command-line option: a subset never needs editing.
                      --threads 1,2 --reps 3 -d 1 [--csv out.csv] [-- -u 50]
 
 Arguments after `--` go to every benchmark (e.g. -k, -u, -w).
+
+Benchmarks and libraries are discovered from the names <bench>.<lib> in
+<build>/bench/, so new benchmarks need no entry here. --build may be given
+several times as LABEL=DIR (A/B comparisons of two builds): the CSV's `build`
+column says which build ran each row.
+
+The evaluation (README "Reproducing the evaluation"):
+
+    scripts/bench.py --evaluate quick     # about 10 minutes on 2 cores
+    scripts/bench.py --evaluate full      # the full sweep
+
+runs a preset sweep and writes results/ (--out): runs.csv, README.md
+(machine, date, git revision, command, medians with min/max/IQR, the peer
+comparison, the A/B speedups of --ab, targets) and the PNGs of
+scripts/plot.py. Options given explicitly (--bench, --libs, --threads,
+--reps, -d/-n) override the preset.
 """
 import argparse
 import csv
@@ -81,13 +97,13 @@ STAMP_THREAD_OPTION = {"vacation": "-c", "kmeans": "-p", "genome": "-t",
                        "yada": "-t", "bayes": "-t"}
 
 
-def run(exe, threads, mode, extra, timeout):
+def run(exe, threads, mode, extra, timeout, env=None):
     stamp = STAMP_THREAD_OPTION.get(exe.name.split(".", 1)[0])
     cmd = ([str(exe), f"{stamp}{threads}", *extra] if stamp else
            [str(exe), "-t", str(threads), *mode, *extra])
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=timeout)
+                              timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"status": "timeout"}
     fields = parse_result(proc.stdout)
@@ -98,26 +114,75 @@ def run(exe, threads, mode, extra, timeout):
     return {"status": "ok", **fields}
 
 
+def median_of(runs, key):
+    """Median of a numeric RESULT field, or "na" (the PMDK peer has no
+    clwb/sfence counts)."""
+    try:
+        return f"{statistics.median(float(r[key]) for r in runs):.2f}"
+    except (ValueError, KeyError):
+        return "na"
+
+
 def median_table(rows):
     groups = {}
+    multi = len({r.get("build", "") for r in rows}) > 1
     for r in rows:
         if r["status"] == "ok":
-            groups.setdefault((r["bench"], r["lib"], int(r["threads"])),
+            lib = f"{r['build']}:{r['lib']}" if multi else r["lib"]
+            groups.setdefault((r["bench"], lib, int(r["threads"])),
                               []).append(r)
     lines = ["| bench | lib | threads | ops/s (median) | min | max | "
              "aborts/commit | clwb/tx | sfence/tx | runs |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for (bench, lib, threads), runs in sorted(groups.items()):
         rate = [float(r["ops_per_s"]) for r in runs]
-        med = lambda key: statistics.median(float(r[key]) for r in runs)
         aborts = statistics.median(
             int(r["aborts"]) / max(1, int(r["commits"])) for r in runs)
         lines.append(f"| {bench} | {lib} | {threads} | "
                      f"{statistics.median(rate):,.0f} | {min(rate):,.0f} | "
                      f"{max(rate):,.0f} | {aborts:.3f} | "
-                     f"{med('clwb_per_tx'):.2f} | {med('sfence_per_tx'):.2f} | "
+                     f"{median_of(runs, 'clwb_per_tx')} | "
+                     f"{median_of(runs, 'sfence_per_tx')} | "
                      f"{len(runs)} |")
     return "\n".join(lines)
+
+
+def parse_build(text):
+    """--build DIR or --build LABEL=DIR -> (label, path)."""
+    if "=" in text:
+        label, path = text.split("=", 1)
+        if not label or not path:
+            raise argparse.ArgumentTypeError(f"'{text}': expected LABEL=DIR")
+        return label, pathlib.Path(path)
+    path = pathlib.Path(text)
+    return path.name, path
+
+
+def parse_env(text):
+    if "=" not in text or text.startswith("="):
+        raise argparse.ArgumentTypeError(f"'{text}': expected NAME=VALUE")
+    return tuple(text.split("=", 1))
+
+
+# The evaluation presets (--evaluate): the paper's benchmarks (tbench and
+# the hashset, which has a PMDK peer too) at 1 and 2 threads for `quick`;
+# every benchmark built, every thread count up to the cores, for `full`.
+QUICK_BENCHES = ["tpcc_hash", "tpcc_bptree", "tatp", "bptree_insert",
+                 "bptree_mix", "hashset"]
+
+
+def preset(name):
+    cores = os.cpu_count() or 1
+    if name == "quick":
+        return {"bench": QUICK_BENCHES, "threads": ["1", "2"], "reps": 3,
+                "duration": 0.5}
+    threads, t = [], 1
+    while t <= max(2, cores):
+        threads.append(str(t))
+        t *= 2
+    if str(cores) not in threads and cores > 2:
+        threads.append(str(cores))
+    return {"bench": None, "threads": threads, "reps": 5, "duration": 2.0}
 
 
 def main():
@@ -130,17 +195,16 @@ def main():
         description=__doc__.splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="\n".join(__doc__.splitlines()[2:]))
-    parser.add_argument("--build", type=pathlib.Path,
-                        default=pathlib.Path(os.environ.get(
-                            "BUILD_DIR", ROOT / "build")),
-                        help="build tree (default: $BUILD_DIR or build/)")
+    parser.add_argument("--build", type=parse_build, action="append",
+                        help="build tree, or LABEL=DIR; repeat for A/B runs "
+                        "(default: $BUILD_DIR or build/)")
     parser.add_argument("--bench", type=csv_list,
                         help="comma-separated benchmarks (default: all built)")
     parser.add_argument("--libs", type=csv_list,
-                        help="comma-separated libraries, `baseline` included "
-                        "(default: all built)")
-    parser.add_argument("--threads", type=csv_list, default=["1", "2"])
-    parser.add_argument("--reps", type=int, default=3)
+                        help="comma-separated libraries, peers included "
+                        "(baseline, gcctm, pmdk; default: all built)")
+    parser.add_argument("--threads", type=csv_list)
+    parser.add_argument("--reps", type=int)
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("-d", "--duration", type=float,
                       help="seconds per run (default 1)")
@@ -148,43 +212,88 @@ def main():
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds before a run is killed")
     parser.add_argument("--csv", type=pathlib.Path,
-                        help="output (default: <build>/bench-results/bench-<time>.csv)")
+                        help="output (default: <build>/bench-results/"
+                        "bench-<time>.csv; <out>/runs.csv with --evaluate)")
+    parser.add_argument("--env", type=parse_env, action="append", default=[],
+                        metavar="NAME=VALUE", help="environment of every run")
+    parser.add_argument("--evaluate", choices=["quick", "full"],
+                        help="run the evaluation preset and write --out")
+    parser.add_argument("--out", type=pathlib.Path, default=ROOT / "results",
+                        help="--evaluate: output directory (default results/)")
+    parser.add_argument("--ab", action="append", default=[],
+                        metavar="BASE=NEW",
+                        help="--evaluate: a row of the A/B speedup table "
+                        "(default: the optimized libraries against the naive "
+                        "ones, when built)")
     args = parser.parse_args(argv)
 
-    found = available(args.build / "bench")
-    if not found:
-        parser.error(f"no benchmarks in {args.build / 'bench'}: build first")
-    benches = args.bench or sorted(found)
+    if args.evaluate:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import plot
+        plot.ensure_matplotlib()  # before any run: may re-execute
+        chosen = preset(args.evaluate)
+    else:
+        chosen = {"bench": None, "threads": ["1", "2"], "reps": 3,
+                  "duration": 1.0}
+    builds = args.build or [parse_build(os.environ.get(
+        "BUILD_DIR", str(ROOT / "build")))]
+    if len({label for label, _ in builds}) != len(builds):
+        parser.error("--build: two builds with the same label (use LABEL=DIR)")
+    found = {}
+    for label, path in builds:
+        found[label] = available(path / "bench")
+        if not found[label]:
+            parser.error(f"no benchmarks in {path / 'bench'}: build first")
+    built = {b for f in found.values() for b in f}
+    benches = args.bench or [b for b in (chosen["bench"] or sorted(built))
+                             if b in built]
     for b in benches:
-        if b not in found:
+        if b not in built:
             parser.error(f"benchmark '{b}' is not built "
-                         f"(built: {', '.join(sorted(found))})")
-    libs = args.libs or sorted({lib for b in benches for lib in found[b]})
-    for b in benches:
-        for lib in libs:
-            if lib not in found[b]:
-                parser.error(f"{b}.{lib} is not built (PTM_BENCH_LIBS "
-                             f"selects the libraries)")
+                         f"(built: {', '.join(sorted(built))})")
+    if args.libs:
+        for label, _ in builds:
+            for b in benches:
+                for lib in args.libs:
+                    if lib not in found[label].get(b, []):
+                        parser.error(f"{b}.{lib} is not built in {label} "
+                                     f"(PTM_BENCH_LIBS selects the libraries)")
+        libs = args.libs
+    else:
+        libs = sorted({lib for f in found.values() for b in benches
+                       for lib in f.get(b, [])})
+    threads = args.threads or chosen["threads"]
+    reps = args.reps if args.reps is not None else chosen["reps"]
     mode = (["-n", str(args.ops)] if args.ops else
-            ["-d", str(args.duration or 1)])
-    out = args.csv or (args.build / "bench-results" /
-                       f"bench-{time.strftime('%Y%m%d-%H%M%S')}.csv")
+            ["-d", str(args.duration or chosen["duration"])])
+    if args.csv:
+        out = args.csv
+    elif args.evaluate:
+        out = args.out / "runs.csv"
+    else:
+        out = (builds[0][1] / "bench-results" /
+               f"bench-{time.strftime('%Y%m%d-%H%M%S')}.csv")
     out.parent.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, **dict(args.env))
 
     # Repetitions outermost: slow drift of the machine spreads over all
-    # configurations instead of biasing one.
-    plan = [(rep, b, lib, int(t)) for rep in range(args.reps)
-            for b in benches for lib in libs for t in args.threads]
+    # configurations instead of biasing one. Without --libs, only the
+    # combinations built (e.g. no GCC TM peer for tpcc_bptree).
+    plan = [(rep, label, path, b, lib, int(t)) for rep in range(reps)
+            for label, path in builds for b in benches for lib in libs
+            for t in threads if lib in found[label].get(b, [])]
     progress = Progress(len(plan))
     rows, failures, interrupted = [], 0, False
+    started = time.time()
     try:
-        for rep, b, lib, t in plan:
-            progress.show(f"{b}.{lib} -t {t} (rep {rep + 1})")
-            result = run(args.build / "bench" / f"{b}.{lib}", t, mode, extra,
-                         args.timeout)
+        for rep, label, path, b, lib, t in plan:
+            where = f"{label}:" if len(builds) > 1 else ""
+            progress.show(f"{where}{b}.{lib} -t {t} (rep {rep + 1})")
+            result = run(path / "bench" / f"{b}.{lib}", t, mode, extra,
+                         args.timeout, env)
             failures += result["status"] != "ok"
             rows.append({"bench": b, "lib": lib, "threads": t,
-                         "rep": rep + 1, **result})
+                         "rep": rep + 1, "build": label, **result})
             progress.done += 1
         progress.show("done")
     except KeyboardInterrupt:
@@ -193,21 +302,159 @@ def main():
         sys.stderr.write("\ninterrupted\n")
     progress.finish()
 
-    fields = ["bench", "lib", "threads", "rep", "status"]
+    fields = ["bench", "lib", "threads", "rep", "build", "status"]
     for r in rows:
         fields += [k for k in r if k not in fields]
     with open(out, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
-    print(f"command: {' '.join(sys.argv)}")
+    command = " ".join(["scripts/bench.py", *sys.argv[1:]])
+    print(f"command: {command}")
     print(f"csv: {out}\n")
-    print(median_table(rows))
+    table = median_table(rows)
+    print(table)
+    if args.evaluate and rows:
+        write_evaluation(args, plot, out, rows, builds, mode, extra, command,
+                         time.time() - started, failures)
     if failures:
         print(f"\n{failures} run(s) failed", file=sys.stderr)
     if interrupted:
         return 130
     return 1 if failures else 0
+
+
+def machine():
+    """CPU model, cores and memory, from /proc."""
+    model, cpus = "unknown CPU", 0
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name") and model == "unknown CPU":
+                model = line.split(":", 1)[1].strip()
+            if line.startswith("processor"):
+                cpus += 1
+    except OSError:
+        pass
+    mem = ""
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal"):
+                mem = f", {int(line.split()[1]) / 2**20:.0f} GiB RAM"
+    except OSError:
+        pass
+    return f"{model}, {cpus} logical CPUs{mem}"
+
+
+def git_revision():
+    try:
+        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short",
+                              "HEAD"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status",
+                                "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        return rev + (" (with uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def default_ab_pairs(series):
+    """The optimized families against the naive one, for every algorithm
+    built in both (Tables II-V: one optimization at a time needs two builds
+    and --ab)."""
+    pairs = []
+    for s in sorted(series):
+        for fam, base in (("gp_", "p_"), ("ip_", "gp_")):
+            if s.startswith(fam) and base + s[len(fam):] in series:
+                pairs.append((base + s[len(fam):], s))
+    return pairs
+
+
+def target_rows(pts):
+    """The comparisons the project tracks (docs/benchmarks.md)."""
+    series = {s for _, s, _ in pts}
+    best = next((s for s in ("ip_orec_lazy", "gp_orec_lazy", "p_orec_lazy")
+                 if s in series), None)
+    wanted = [("cgl", "baseline", b, 1) for b in
+              ("tpcc_hash", "tpcc_bptree", "bptree_insert", "bptree_mix")]
+    if best:
+        wanted += [(best, "p_cgl_lazy", b, t) for b in ("tpcc_hash",
+                                                        "tpcc_bptree")
+                   for t in (1, 2)]
+        wanted += [(best, "pmdk", "bptree_insert", t) for t in (1, 2)]
+    rows = []
+    for new, base, b, t in wanted:
+        if (b, new, t) in pts and (b, base, t) in pts:
+            rows.append((new, base, b, t, pts[(b, new, t)].median /
+                         pts[(b, base, t)].median))
+    return rows
+
+
+def write_evaluation(args, plot, csv_path, rows, builds, mode, extra,
+                     command, seconds, failures):
+    pairs = [plot.parse_pair(p) for p in args.ab]
+    ok_rows = [r for r in rows if r["status"] == "ok"]
+    multi = len(builds) > 1
+    series = {f"{r['build']}:{r['lib']}" if multi else r["lib"]
+              for r in ok_rows}
+    if not pairs:
+        pairs = default_ab_pairs(series)
+    pts, tables, pngs = plot.render(csv_path, args.out, pairs, 1)
+    targets = target_rows(pts)
+    lines = [
+        f"# Evaluation results ({args.evaluate})", "",
+        "Generated by `scripts/bench.py --evaluate` (README.md, "
+        "\"Reproducing the evaluation\"); do not edit by hand.", "",
+        f"- machine: {machine()}",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
+        f"- git revision: {git_revision()}",
+        f"- command: `{command}`",
+        f"- builds: " + ", ".join(f"{label} = `{os.path.relpath(path, ROOT)}`"
+                                  for label, path in builds),
+        f"- each run: `<build>/bench/<bench>.<lib> -t THREADS "
+        f"{' '.join(mode + extra)}`; {args.reps or plot_reps(rows)} "
+        f"repetitions, repetitions outermost",
+        f"- {len(rows)} runs in {seconds / 60:.1f} min, {failures} failed",
+        f"- data: [{csv_path.name}]({csv_path.name}) (one row per run, every "
+        f"RESULT field)", "",
+        "Throughput is operations (one transaction each) per second over all "
+        "threads, the median of the repetitions; min/max and the "
+        "interquartile range show the spread. The peers: `baseline` (no "
+        "instrumentation, one global lock, no persistence), `gcctm` (gcc "
+        "-fgnu-tm, volatile), `pmdk` (libpmemobj, persistent, "
+        "PMEM_IS_PMEM_FORCE=1). This machine's memory is not persistent: "
+        "clwb and sfence run at DRAM cost (no PTM_NVM_LATENCY_NS).", ""]
+    for png in pngs:
+        lines += [f"![{png}]({png})", ""]
+    lines += ["## Best persistent ptm library against the peers", "",
+              "Ratio = ops/s of the best persistent library (p_, gp_, ip_) "
+              "over the peer's, same benchmark and threads.", "",
+              tables["peers"], ""]
+    if targets:
+        lines += ["## Targets", "", "| comparison | bench | threads | ratio |",
+                  "|---|---|---|---:|"]
+        lines += [f"| {new} / {base} | {b} | {t} | {r:.2f} |"
+                  for new, base, b, t, r in targets]
+        lines.append("")
+    if "ab" in tables:
+        lines += ["## A/B speedups (Tables II-V shape)", "",
+                  "median(NEW) / median(BASE) at 1 thread.", "", tables["ab"],
+                  ""]
+    failed = [r for r in rows if r["status"] != "ok"]
+    if failed:
+        lines += ["## Failed runs", ""]
+        lines += [f"- {r['bench']}.{r['lib']} -t {r['threads']} rep "
+                  f"{r['rep']}: {r['status']}" for r in failed]
+        lines.append("")
+    lines += ["## Medians and spread", "", tables["medians"], "",
+              "## Details (aborts, clwb, sfence)", "", median_table(rows), ""]
+    (args.out / "README.md").write_text("\n".join(lines))
+    print(f"\nwrote {args.out / 'README.md'} and "
+          + ", ".join(str(args.out / p) for p in pngs))
+
+
+def plot_reps(rows):
+    return max(int(r["rep"]) for r in rows)
 
 
 if __name__ == "__main__":

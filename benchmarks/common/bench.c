@@ -186,14 +186,20 @@ int bench_finish(const char *name, int ok) {
   ptm_stats(&after);
   unsigned long long commits = after.commits - stats_before.commits;
   unsigned long long aborts = after.aborts - stats_before.aborts;
-  double txs = commits ? (double)commits : 1.0;
   long ops = bench_sum(-1);
+  char clwb[32] = "na", sfence[32] = "na";
+#if !defined(PTM_PMDK) /* libpmemobj does not count its flushes */
+  double txs = commits ? (double)commits : 1.0;
+  snprintf(clwb, sizeof clwb, "%.2f",
+           (double)(after.clwb - stats_before.clwb) / txs);
+  snprintf(sfence, sizeof sfence, "%.2f",
+           (double)(after.sfence - stats_before.sfence) / txs);
+#endif
   printf("RESULT bench=%s lib=%s threads=%ld ops_per_s=%.0f commits=%llu "
-         "aborts=%llu clwb_per_tx=%.2f sfence_per_tx=%.2f ops=%ld secs=%.3f\n",
+         "aborts=%llu clwb_per_tx=%s sfence_per_tx=%s ops=%ld secs=%.3f\n",
          name, ptm_algorithm(), bench.threads,
-         elapsed > 0 ? (double)ops / elapsed : 0.0, commits, aborts,
-         (double)(after.clwb - stats_before.clwb) / txs,
-         (double)(after.sfence - stats_before.sfence) / txs, ops, elapsed);
+         elapsed > 0 ? (double)ops / elapsed : 0.0, commits, aborts, clwb,
+         sfence, ops, elapsed);
   if (ok)
     printf("%s: OK\n", name);
   else

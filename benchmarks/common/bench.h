@@ -10,6 +10,8 @@
  * Built with -DPTM_BASELINE, the ptm.h API comes from baseline_ptm.h: one
  * global mutex, no instrumentation, no persistence. Built by gcc with
  * -fgnu-tm -DPTM_GCCTM, from gcctm_ptm.h: GCC's transactional memory.
+ * Built with -DPTM_PMDK (the PMDK peers, benchmarks/peers/), from
+ * pmdk_ptm.h: libpmemobj.
  */
 #ifndef PTM_BENCH_H
 #define PTM_BENCH_H
@@ -18,12 +20,23 @@
 #include "baseline_ptm.h"
 #elif defined(PTM_GCCTM)
 #include "gcctm_ptm.h"
+#elif defined(PTM_PMDK)
+#include "pmdk_ptm.h"
 #else
 #include <ptm.h>
 #endif
 
 #include <stdatomic.h>
 #include <stdint.h>
+
+/* Marks functions defined in another file and called inside transactions:
+ * gcc -fgnu-tm needs them declared transaction_safe; the plugin (which
+ * follows calls across files under LTO) and the baseline need nothing. */
+#if defined(PTM_GCCTM)
+#define BENCH_TX_SAFE __attribute__((transaction_safe))
+#else
+#define BENCH_TX_SAFE
+#endif
 
 #define BENCH_MAX_THREADS 1024
 #define BENCH_COUNTERS 4

@@ -10,6 +10,7 @@
  *   hashset [common options] [-b BUCKETS]
  */
 #include "bench.h"
+#include "bench_params.h"
 #include "set_worker.h"
 
 #include <stdio.h>
@@ -26,7 +27,7 @@ struct hashset_root {
 };
 
 static struct hashset_root *set;
-static long nbuckets = 1024;
+static long nbuckets = HASHSET_BUCKETS;
 
 static int hashset_option(int opt, const char *arg) {
   if (opt != 'b')
@@ -75,8 +76,8 @@ static int set_remove(long key) {
 SET_BENCH_WORKER(worker, set_insert, set_remove, set_contains)
 
 int main(int argc, char **argv) {
-  bench.key_range = 4096;
-  bench.update = 20;
+  bench.key_range = HASHSET_KEY_RANGE;
+  bench.update = HASHSET_UPDATE_PERCENT;
   bench_parse(argc, argv, "hashset", "b:", " [-b BUCKETS]", hashset_option);
 
   set = ptm_root(sizeof *set);
