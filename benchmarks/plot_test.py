@@ -89,6 +89,8 @@ def main():
                                [("b:p_orec_lazy", "a:p_orec_lazy")], 1)
     expect("| a:p_orec_lazy / b:p_orec_lazy | 1.25 |" in tables["ab"],
            f"two-build A/B: {tables['ab']}")
+    expect("| tpcc_hash | 1 | a:gp_orec_lazy | 150 | 3.00 | 2.00 | 0.75 |"
+           in tables["peers"], f"two-build peers:\n{tables['peers']}")
 
     # The command line: an unknown series is an error with a message.
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "plot.py"),

@@ -137,8 +137,9 @@ def peer_rows(pts):
             if not best:
                 continue
             s, p = best
-            ratios = {peer: ratio(p.median, pts[(b, peer, t)].median)
-                      if (b, peer, t) in pts else float("nan")
+            prefix = s.rsplit(":", 1)[0] + ":" if ":" in s else ""
+            ratios = {peer: ratio(p.median, pts[(b, prefix + peer, t)].median)
+                      if (b, prefix + peer, t) in pts else float("nan")
                       for peer in PEERS}
             out.append((b, t, s, p.median, ratios))
     return out
@@ -223,7 +224,8 @@ def plot_peers(pts, path):
     for i, name in enumerate(names):
         vals = []
         for b, t, s, m, _ in rows:
-            key = (b, s, t) if name == "best ptm" else (b, name, t)
+            prefix = s.rsplit(":", 1)[0] + ":" if ":" in s else ""
+            key = (b, s, t) if name == "best ptm" else (b, prefix + name, t)
             vals.append(pts[key].median if key in pts else 0)
         ax.bar([x + i * width for x in range(len(rows))], vals, width,
                label=name)
