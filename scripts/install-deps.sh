@@ -8,6 +8,7 @@ packages=(
   clang-19 llvm-19-dev libclang-19-dev lld-19 llvm-19-tools clang-format-19
   libpmem-dev libpmemobj-dev python3-matplotlib
   cmake ninja-build python3 python3-pip
+  memcached libmemcached-tools
 )
 
 missing=()
@@ -26,6 +27,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # memcached is a benchmark peer run on its own port: not a service
+  if [[ " ${missing[*]} " == *" memcached "* ]]; then $SUDO service memcached stop >/dev/null 2>&1 || true; fi
 else
   echo "install-deps: Debian packages present"
 fi

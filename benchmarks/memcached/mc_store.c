@@ -474,7 +474,8 @@ struct flush_args {
 
 static void flush_tx(struct flush_args *a) {
   if (a->delay > 0) {
-    a->root->flush_at = a->now + a->delay;
+    /* memcached: items stored up to now + delay - 1 are invalid from then */
+    a->root->flush_at = a->now + a->delay - 1;
   } else {
     a->root->flush_cas = a->root->cas_counter;
     a->root->flush_at = 0;

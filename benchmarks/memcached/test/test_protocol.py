@@ -1,0 +1,550 @@
+#!/usr/bin/env python3
+"""Protocol tests of ptm-memcached over raw sockets: every text command,
+noreply, multi-get, cas, expiry, flush_all, LRU eviction under a small -m,
+malformed input, the binary protocol, bad arguments, a clean restart on the
+same pool.
+
+    test_protocol.py SERVER [--pool-dir DIR]
+"""
+import argparse
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from mc_testlib import Client, Server
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print(f"FAIL: {what}", flush=True)
+
+
+def eq(got, want, what):
+    check(got == want, f"{what}: got {got!r}, want {want!r}")
+
+
+# ---- text protocol ---------------------------------------------------------
+
+def test_storage(c, item_max):
+    eq(c.set("k1", "hello", flags=42), b"STORED", "set")
+    eq(c.get("k1"), (42, b"hello"), "get after set")
+    eq(c.set("k1", "world", flags=7), b"STORED", "set overwrites")
+    eq(c.get("k1"), (7, b"world"), "get after overwrite")
+    eq(c.set("k1", "x", op="add"), b"NOT_STORED", "add of a present key")
+    eq(c.set("k2", "new", op="add"), b"STORED", "add of a new key")
+    eq(c.set("k3", "x", op="replace"), b"NOT_STORED", "replace missing")
+    eq(c.set("k2", "rep", flags=3, op="replace"), b"STORED", "replace")
+    eq(c.get("k2"), (3, b"rep"), "get after replace")
+    eq(c.set("k2", "++", flags=99, op="append"), b"STORED", "append")
+    eq(c.set("k2", "--", op="prepend"), b"STORED", "prepend")
+    eq(c.get("k2"), (3, b"--rep++"), "append/prepend keep flags")
+    eq(c.set("k4", "x", op="append"), b"NOT_STORED", "append missing")
+    eq(c.set("k4", "x", op="prepend"), b"NOT_STORED", "prepend missing")
+    eq(c.set("empty", ""), b"STORED", "empty value")
+    eq(c.get("empty"), (0, b""), "get empty value")
+    binary = bytes(range(256)) + b"\r\nEND\r\n"
+    eq(c.set("bin", binary, flags=0xFFFFFFFF), b"STORED", "binary value")
+    eq(c.get("bin"), (0xFFFFFFFF, binary), "binary value round trip")
+    key = "k" * 250
+    eq(c.set(key, "long key"), b"STORED", "250-byte key")
+    eq(c.get(key), (0, b"long key"), "get 250-byte key")
+    big = os.urandom(min(60000, item_max - 1000))
+    eq(c.set("big", big), b"STORED", "large value")
+    eq(c.get("big"), (0, big), "large value round trip")
+
+
+def test_multiget_and_cas(c):
+    for i in range(10):
+        c.set(f"m{i}", f"value{i}", flags=i)
+    got = c.get_multi([f"m{i}" for i in range(12)] + ["m3"])
+    eq(sorted(got), sorted(f"m{i}" for i in range(10)), "multi-get keys")
+    check(all(got[f"m{i}"] == (i, f"value{i}".encode()) for i in range(10)),
+          "multi-get values")
+    g = c.gets("m1")
+    check(g is not None and g[2] > 0, "gets returns a cas")
+    cas = g[2]
+    eq(c.set("m1", "zz", cas=cas + 1000, op="cas"), b"EXISTS", "cas mismatch")
+    eq(c.set("m1", "zz", flags=5, cas=cas, op="cas"), b"STORED", "cas match")
+    g2 = c.gets("m1")
+    eq(g2[:2], (5, b"zz"), "value after cas")
+    check(g2[2] != cas, "cas changes on store")
+    eq(c.set("m1", "again", cas=cas, op="cas"), b"EXISTS", "stale cas")
+    eq(c.set("nocas", "v", cas=1, op="cas"), b"NOT_FOUND", "cas missing key")
+    c.set("m2", "v2")
+    cas2 = c.gets("m2")[2]
+    c.cmd("touch m2 100\r\n")
+    eq(c.gets("m2")[2], cas2, "touch keeps the cas")
+    multi = c.get_multi(["m1", "m2"], "gets")
+    check(all(len(v) == 3 for v in multi.values()), "multi-gets has cas")
+
+
+def test_delete_incr_touch(c):
+    c.set("d", "x")
+    eq(c.cmd("delete d\r\n"), b"DELETED", "delete")
+    eq(c.cmd("delete d\r\n"), b"NOT_FOUND", "delete missing")
+    c.set("d", "x")
+    eq(c.cmd("delete d 0\r\n"), b"DELETED", "delete with legacy 0")
+    eq(c.cmd("delete d 5\r\n"),
+       b"CLIENT_ERROR bad command line format.  Usage: delete <key> "
+       b"[noreply]", "delete with a hold time")
+    eq(c.cmd("incr n 1\r\n"), b"NOT_FOUND", "incr missing")
+    c.set("n", "10")
+    eq(c.cmd("incr n 5\r\n"), b"15", "incr")
+    eq(c.cmd("decr n 3\r\n"), b"12", "decr")
+    eq(c.cmd("decr n 100\r\n"), b"0", "decr floors at 0")
+    c.set("n", "18446744073709551615")
+    eq(c.cmd("incr n 1\r\n"), b"0", "incr wraps at 2^64")
+    c.set("n", "99", flags=12)
+    eq(c.cmd("incr n 1\r\n"), b"100", "incr grows the length")
+    eq(c.get("n"), (12, b"100"), "incr keeps flags, value as text")
+    eq(c.cmd("incr n abc\r\n"),
+       b"CLIENT_ERROR invalid numeric delta argument", "non-numeric delta")
+    eq(c.cmd("incr n -1\r\n"),
+       b"CLIENT_ERROR invalid numeric delta argument", "negative delta")
+    c.set("s", "abc")
+    eq(c.cmd("incr s 1\r\n"),
+       b"CLIENT_ERROR cannot increment or decrement non-numeric value",
+       "incr of a non-numeric value")
+    eq(c.get("s"), (0, b"abc"), "failed incr leaves the value")
+    eq(c.cmd("touch s 100\r\n"), b"TOUCHED", "touch")
+    eq(c.cmd("touch nosuch 100\r\n"), b"NOT_FOUND", "touch missing")
+    eq(c.cmd("touch s abc\r\n"), b"CLIENT_ERROR invalid exptime argument",
+       "touch with a bad exptime")
+
+
+def test_noreply(c):
+    c.set("q", "1", noreply=True)
+    c.set("q", "2", op="add", noreply=True)
+    c.set("q", "3", op="replace", noreply=True)
+    c.set("q", "4", op="append", noreply=True)
+    c.set("q", "0", op="prepend", noreply=True)
+    c.send(b"incr q 1 noreply\r\ndecr q 2 noreply\r\ntouch q 0 noreply\r\n")
+    c.send(b"verbosity 1 noreply\r\n")
+    eq(c.get("q"), (0, b"33"), "noreply commands applied, nothing replied")
+    cas = c.gets("q")[2]
+    c.set("q", "5", op="cas", cas=cas, noreply=True)
+    c.send(b"delete q noreply\r\n")
+    eq(c.get("q"), None, "delete noreply")
+    c.send(b"flush_all noreply\r\n")
+    eq(c.cmd("version\r\n")[:8], b"VERSION ", "no reply left over")
+
+
+def test_misc_commands(c):
+    eq(c.cmd("version\r\n"), b"VERSION 1.6.18-ptm", "version")
+    eq(c.cmd("verbosity 1\r\n"), b"OK", "verbosity")
+    eq(c.cmd("verbosity\r\n"), b"ERROR", "verbosity without a level")
+    stats = c.stats()
+    for name in ("pid", "uptime", "curr_items", "bytes", "limit_maxbytes",
+                 "cmd_get", "get_hits", "evictions", "threads",
+                 "ptm_library", "ptm_commits"):
+        check(name in stats, f"stats has {name}")
+    settings = c.stats("settings")
+    check("maxbytes" in settings and "item_size_max" in settings,
+          "stats settings")
+    eq(c.cmd("stats nosuchgroup\r\n"), b"ERROR", "unknown stats group")
+    eq(c.cmd("stats reset\r\n"), b"RESET", "stats reset")
+    eq(c.stats()["cmd_get"], "0", "stats reset clears counters")
+    eq(c.cmd("shutdown\r\n"), b"ERROR: shutdown not enabled", "shutdown")
+
+
+def test_gat(c):
+    c.set("g", "val", flags=4)
+    c.send(b"gat 100 g nosuch\r\n")
+    eq(c.line(), b"VALUE g 4 3", "gat hit")
+    eq(c.exact(5), b"val\r\n", "gat data")
+    eq(c.line(), b"END", "gat end")
+    got = c.get_multi(["100", "g"], "gats")
+    check("g" in got and len(got["g"]) == 3, "gats returns the cas")
+
+
+def test_expiry(c):
+    c.set("e_neg", "x", exptime=-1)
+    eq(c.get("e_neg"), None, "negative exptime: expired at once")
+    c.set("e_abs_past", "x", exptime=int(time.time()) - 10)
+    eq(c.get("e_abs_past"), None, "absolute exptime in the past")
+    c.set("e1", "x", exptime=1)
+    c.set("e_abs", "x", exptime=int(time.time()) + 1)
+    c.set("e_touched", "x", exptime=1)
+    eq(c.cmd("touch e_touched 100\r\n"), b"TOUCHED", "touch before expiry")
+    c.set("e_keep", "x", exptime=100)
+    c.set("e_gat", "x", exptime=1)
+    c.get_multi(["100", "e_gat"], "gat")
+    eq(c.get("e1"), (0, b"x"), "live before its exptime")
+    time.sleep(2.1)
+    eq(c.get("e1"), None, "relative exptime expired")
+    eq(c.get("e_abs"), None, "absolute exptime expired")
+    eq(c.get("e_touched"), (0, b"x"), "touch extended the expiry")
+    eq(c.get("e_gat"), (0, b"x"), "gat extended the expiry")
+    eq(c.get("e_keep"), (0, b"x"), "longer exptime still live")
+    # delayed flush_all N: items stored up to now + N - 1 go at that time
+    c.set("f_late", "x")
+    eq(c.cmd("flush_all 2\r\n"), b"OK", "delayed flush_all")
+    eq(c.get("f_late"), (0, b"x"), "delayed flush: item still there")
+    time.sleep(2.1)
+    eq(c.get("f_late"), None, "delayed flush took effect")
+    eq(c.get("e_keep"), None, "delayed flush covers every older item")
+    c.set("after", "y")
+    eq(c.get("after"), (0, b"y"), "items stored after the flush live")
+    eq(c.cmd("flush_all\r\n"), b"OK", "flush_all")
+    eq(c.get("after"), None, "flush_all invalidates")
+    eq(c.set("after", "z"), b"STORED", "set after flush_all")
+    eq(c.get("after"), (0, b"z"), "item stored right after flush_all lives")
+    eq(c.cmd("flush_all abc\r\n"), b"CLIENT_ERROR bad command line format",
+       "flush_all with a bad delay")
+
+
+def test_malformed(c, item_max):
+    eq(c.cmd("bogus\r\n"), b"ERROR", "unknown command")
+    eq(c.cmd("\r\n"), b"ERROR", "empty line")
+    eq(c.cmd("get\r\n"), b"ERROR", "get without a key")
+    eq(c.cmd("set k 0 0\r\n"), b"ERROR", "set with too few tokens")
+    eq(c.cmd("set k 0 0 abc\r\n"), b"CLIENT_ERROR bad command line format",
+       "set with a non-numeric length")
+    eq(c.cmd("set k 0 0 -1\r\n"), b"CLIENT_ERROR bad command line format",
+       "set with a negative length")
+    eq(c.cmd("set k abc 0 1\r\n"), b"CLIENT_ERROR bad command line format",
+       "set with non-numeric flags")
+    eq(c.cmd("set k 4294967296 0 1\r\n"),
+       b"CLIENT_ERROR bad command line format", "flags above 32 bits")
+    long_key = "x" * 251
+    eq(c.cmd(f"set {long_key} 0 0 1\r\n"),
+       b"CLIENT_ERROR bad command line format", "set with a 251-byte key")
+    eq(c.cmd(f"get {long_key}\r\n"), b"CLIENT_ERROR bad command line format",
+       "get with a 251-byte key")
+    eq(c.cmd("cas k 0 0 1 abc\r\n"), b"CLIENT_ERROR bad command line format",
+       "cas with a non-numeric unique")
+    # data chunk of the wrong length: error, the connection goes on
+    eq(c.cmd("set k 0 0 3\r\nabcde\r\n"), b"CLIENT_ERROR bad data chunk",
+       "value longer than announced")
+    c.line()  # "de" parsed as a command line: ERROR
+    eq(c.get("k"), None, "bad data chunk stores nothing")
+    # larger than -I: rejected, value swallowed, connection usable
+    big = b"v" * (item_max + 10)
+    c.send(b"set huge 0 0 %d\r\n" % len(big) + big + b"\r\n")
+    eq(c.line(), b"SERVER_ERROR object too large for cache", "value over -I")
+    eq(c.cmd("version\r\n")[:8], b"VERSION ", "connection usable after -I")
+    eq(c.get("huge"), None, "oversized value not stored")
+    c.set("huge", "small")
+    c.send(b"set huge 0 0 %d\r\n" % len(big) + big + b"\r\n")
+    c.line()
+    eq(c.get("huge"), None, "failed oversized set removes the old value")
+    # a value arriving in pieces
+    c.send(b"set slow 0 0 10\r\n01234")
+    time.sleep(0.2)
+    c.send(b"56789\r\n")
+    eq(c.line(), b"STORED", "value in two packets")
+    eq(c.get("slow"), (0, b"0123456789"), "value in two packets stored")
+    # pipelined requests in one packet
+    c.send(b"set p1 0 0 1\r\na\r\nset p2 0 0 1\r\nb\r\nget p1 p2\r\n")
+    eq([c.line() for _ in range(2)], [b"STORED", b"STORED"], "pipelined")
+    eq([c.line() for _ in range(5)],
+       [b"VALUE p1 0 1", b"a", b"VALUE p2 0 1", b"b", b"END"],
+       "pipelined get")
+    # bare \n line ends are accepted
+    eq(c.cmd("version\n")[:8], b"VERSION ", "\\n line end")
+
+
+def test_garbage(server):
+    c = server.connect()
+    c.send(bytes(range(1, 256)).replace(b"\n", b"") * 20)  # no newline
+    eq(c.line(), b"CLIENT_ERROR line too long", "garbage without newline")
+    check(c.closed(), "connection closed after a too-long line")
+    c = server.connect()
+    junk = bytes((i * 37 + 11) % 256 for i in range(4000))
+    junk = junk.replace(b"\x80", b"\x81")
+    c.send(b"\x01" + junk + b"\r\nversion\r\n")
+    replies = []
+    while True:
+        line = c.line()
+        replies.append(line)
+        if line.startswith(b"VERSION"):
+            break
+    check(all(r.startswith((b"ERROR", b"CLIENT_ERROR", b"VERSION"))
+              for r in replies), f"garbage lines get errors: {replies[:5]}")
+    c.close()
+
+
+def test_binary(server, item_max):
+    c = server.connect()
+    c.bin_request(0x0a, opaque=7)  # noop
+    r = c.bin_response()
+    eq((r["status"], r["opaque"]), (0, 7), "binary noop echoes the opaque")
+    c.bin_request(0x0b)
+    eq(c.bin_response()["value"], b"1.6.18-ptm", "binary version")
+    ext = struct.pack(">II", 0xdeadbeef, 0)
+    c.bin_request(0x01, b"bk", b"bval", ext)
+    r = c.bin_response()
+    eq(r["status"], 0, "binary set")
+    cas = r["cas"]
+    check(cas > 0, "binary set returns a cas")
+    c.bin_request(0x00, b"bk")
+    r = c.bin_response()
+    eq((r["status"], r["extras"], r["key"], r["value"], r["cas"]),
+       (0, struct.pack(">I", 0xdeadbeef), b"", b"bval", cas), "binary get")
+    c.bin_request(0x0c, b"bk")
+    eq(c.bin_response()["key"], b"bk", "binary getk returns the key")
+    c.bin_request(0x00, b"missing")
+    eq(c.bin_response()["status"], 1, "binary get miss: KEY_ENOENT")
+    # quiet gets: only hits answer; noop ends the batch
+    c.bin_request(0x09, b"missing", opaque=1)
+    c.bin_request(0x0d, b"bk", opaque=2)
+    c.bin_request(0x09, b"bk", opaque=3)
+    c.bin_request(0x0a, opaque=4)
+    got = [c.bin_response() for _ in range(3)]
+    eq([(r["opaque"], r["key"]) for r in got],
+       [(2, b"bk"), (3, b""), (4, b"")], "getq/getkq batch")
+    c.bin_request(0x02, b"bk", b"x", ext)
+    eq(c.bin_response()["status"], 2, "binary add of a present key")
+    c.bin_request(0x03, b"nokey", b"x", ext)
+    eq(c.bin_response()["status"], 1, "binary replace of a missing key")
+    c.bin_request(0x01, b"bk", b"x", ext, cas=cas + 999)
+    eq(c.bin_response()["status"], 2, "binary set with a stale cas")
+    c.bin_request(0x0e, b"bk", b"++")
+    eq(c.bin_response()["status"], 0, "binary append")
+    c.bin_request(0x0f, b"bk", b"--")
+    c.bin_response()
+    c.bin_request(0x00, b"bk")
+    eq(c.bin_response()["value"], b"--bval++", "binary append/prepend")
+    c.bin_request(0x0e, b"nokey", b"++")
+    eq(c.bin_response()["status"], 5, "binary append missing: NOT_STORED")
+    arith = struct.pack(">QQI", 5, 100, 0)
+    c.bin_request(0x05, b"ctr", extras=arith)
+    eq(struct.unpack(">Q", c.bin_response()["value"])[0], 100,
+       "binary incr creates with the initial value")
+    c.bin_request(0x05, b"ctr", extras=arith)
+    eq(struct.unpack(">Q", c.bin_response()["value"])[0], 105, "binary incr")
+    c.bin_request(0x06, b"ctr", extras=struct.pack(">QQI", 200, 0, 0))
+    eq(struct.unpack(">Q", c.bin_response()["value"])[0], 0,
+       "binary decr floors at 0")
+    c.bin_request(0x05, b"nokey2", extras=struct.pack(">QQI", 1, 0,
+                                                      0xffffffff))
+    eq(c.bin_response()["status"], 1, "binary incr without create")
+    c.bin_request(0x05, b"bk", extras=arith)
+    eq(c.bin_response()["status"], 6, "binary incr of a non-number")
+    c.bin_request(0x04, b"bk")
+    eq(c.bin_response()["status"], 0, "binary delete")
+    c.bin_request(0x04, b"bk")
+    eq(c.bin_response()["status"], 1, "binary delete missing")
+    # quiet mutations answer only errors
+    c.bin_request(0x11, b"sq", b"v", ext, opaque=10)
+    c.bin_request(0x12, b"sq", b"v", ext, opaque=11)  # addq fails
+    c.bin_request(0x14, b"sq", opaque=12)
+    c.bin_request(0x15, b"cq", extras=arith, opaque=13)
+    c.bin_request(0x0a, opaque=14)
+    got = [c.bin_response() for _ in range(2)]
+    eq([(r["opaque"], r["status"]) for r in got], [(11, 2), (14, 0)],
+       "quiet commands answer only failures")
+    c.bin_request(0x1c, b"cq", extras=struct.pack(">I", 100))
+    eq(c.bin_response()["status"], 0, "binary touch")
+    c.bin_request(0x1d, b"cq", extras=struct.pack(">I", 100))
+    eq(c.bin_response()["value"], b"100", "binary gat")
+    c.bin_request(0x10)
+    names = set()
+    while True:
+        r = c.bin_response()
+        if not r["key"]:
+            break
+        names.add(r["key"])
+    check(b"curr_items" in names and b"pid" in names, "binary stat")
+    c.bin_request(0x1b, extras=struct.pack(">I", 1))
+    eq(c.bin_response()["status"], 0, "binary verbosity")
+    c.bin_request(0x08)
+    eq(c.bin_response()["status"], 0, "binary flush")
+    c.bin_request(0x00, b"cq")
+    eq(c.bin_response()["status"], 1, "binary flush removed items")
+    # errors
+    c.bin_request(0x42, b"k")
+    eq(c.bin_response()["status"], 0x81, "unknown binary opcode")
+    c.bin_request(0x01, b"k", b"v", b"\x00" * 3)
+    eq(c.bin_response()["status"], 4, "binary set with bad extras")
+    c.bin_request(0x00, b"")
+    eq(c.bin_response()["status"], 4, "binary get without a key")
+    c.bin_request(0x00, b"k", extras=b"\x00" * 4)
+    eq(c.bin_response()["status"], 4, "binary get with extras")
+    c.bin_request(0x01, b"k" * 251, b"v", ext)
+    eq(c.bin_response()["status"], 4, "binary key over 250 bytes")
+    check(c.closed(1), "connection closed after an inconsistent header")
+    c = server.connect()
+    c.bin_request(0x01, b"big", b"v" * (item_max + 10), ext)
+    eq(c.bin_response()["status"], 3, "binary value over -I: E2BIG")
+    c.bin_request(0x0a, opaque=99)
+    eq(c.bin_response()["opaque"], 99, "binary connection usable after E2BIG")
+    c.bin_request(0x07)
+    eq(c.bin_response()["status"], 0, "binary quit answers")
+    check(c.closed(), "binary quit closes")
+    c = server.connect()
+    c.bin_request(0x0a, magic=0x80)
+    c.bin_response()
+    c.send(b"\x42" + b"\x00" * 23)
+    check(c.closed(), "bad magic closes the connection")
+    c = server.connect()
+    c.bin_request(0x17)
+    check(c.closed(), "binary quitq closes")
+
+
+def test_quit(server):
+    c = server.connect()
+    c.send(b"quit\r\n")
+    check(c.closed(), "quit closes the connection")
+
+
+def test_eviction(exe, pool_dir):
+    pool = os.path.join(pool_dir, "evict.pool")
+    s = Server(exe, "-m", "1", "-t", "2", "-I", "64k", pool=pool)
+    try:
+        c = s.connect()
+        value = b"e" * 1000
+        n = 3000  # ~3.3 MB of items into 1 MB
+        for i in range(n):
+            c.send(b"set ev%d 0 0 %d noreply\r\n%s\r\n" % (i, len(value),
+                                                            value))
+        eq(c.cmd("version\r\n")[:8], b"VERSION ", "eviction load done")
+        stats = c.stats()
+        evictions = int(stats["evictions"])
+        items = int(stats["curr_items"])
+        check(evictions > 0, "items were evicted under -m 1")
+        check(int(stats["bytes"]) <= 1 << 20, "bytes stay under -m")
+        eq(items + evictions, n, "items + evictions = stored")
+        recent = c.get_multi([f"ev{i}" for i in range(n - 50, n)])
+        eq(len(recent), 50, "the most recent items survive")
+        check(all(v == (0, value) for v in recent.values()),
+              "surviving items intact")
+        old = c.get_multi([f"ev{i}" for i in range(50)])
+        eq(len(old), 0, "the oldest items were evicted first")
+        present = c.get_multi([f"ev{i}" for i in range(n)])
+        eq(len(present), items, "curr_items counts the present items")
+    finally:
+        s.stop()
+    # -M: no eviction, an error instead
+    s = Server(exe, "-m", "1", "-M", "-I", "64k",
+               pool=os.path.join(pool_dir, "noevict.pool"))
+    try:
+        c = s.connect()
+        value = b"e" * 1000
+        replies = [c.set(f"nv{i}", value) for i in range(1500)]
+        check(b"SERVER_ERROR out of memory storing object" in replies,
+              "-M: out of memory error")
+        eq(c.stats()["evictions"], "0", "-M: nothing evicted")
+        eq(c.get("nv0"), (0, value), "-M: old items kept")
+    finally:
+        s.stop()
+
+
+def test_restart(exe, pool_dir):
+    pool = os.path.join(pool_dir, "restart.pool")
+    s = Server(exe, "-t", "2", pool=pool)
+    c = s.connect()
+    for i in range(100):
+        c.set(f"r{i}", f"value-{i}", flags=i)
+    c.cmd("delete r5\r\n")
+    c.cmd("incr r7 1\r\n")
+    persistent = c.stats()["ptm_persistent"] == "1"
+    code, _ = s.stop()
+    eq(code, 0, "SIGTERM: clean exit")
+    s = Server(exe, "-t", "2", pool=pool)
+    try:
+        c = s.connect()
+        got = c.get_multi([f"r{i}" for i in range(100)])
+        if not persistent:  # STM library: a volatile cache
+            eq(got, {}, "volatile library: empty after a restart")
+            return
+        want = {f"r{i}": (i, f"value-{i}".encode()) for i in range(100)
+                if i != 5}
+        want["r7"] = (7, None)
+        check(set(got) == set(want), "restart: the same keys")
+        check(all(got[k] == v for k, v in want.items() if k != "r7"),
+              "restart: values and flags")
+        stats = c.stats()
+        eq(stats["ptm_recovered_items"], "99", "restart: recovered count")
+        eq(stats["curr_items"], "99", "restart: curr_items")
+    finally:
+        s.stop()
+
+
+def test_bad_arguments(exe, persistent):
+    for args, what in ((["-p", "abc"], "non-numeric port"),
+                       (["-p", "70000"], "port out of range"),
+                       (["-U", "11211"], "UDP"),
+                       (["-t", "0"], "zero threads"),
+                       (["-m", "-5"], "negative memory"),
+                       (["-I", "10"], "item size below 1k"),
+                       (["-I", "5q"], "bad size suffix"),
+                       (["--pool"], "missing argument"),
+                       (["-Z"], "unknown option"),
+                       (["extra"], "stray argument")):
+        p = subprocess.run([exe, *args], capture_output=True, text=True,
+                           timeout=30)
+        eq(p.returncode, 64, f"bad argument ({what}): exit 64")
+        check(p.stderr.startswith("ptm-memcached: "),
+              f"bad argument ({what}): message {p.stderr!r}")
+    p = subprocess.run([exe, "-h"], capture_output=True, text=True,
+                       timeout=30)
+    check(p.returncode == 0 and "--pool" in p.stdout, "-h prints usage")
+    if not persistent:
+        return  # an STM library ignores --pool
+    with tempfile.NamedTemporaryFile() as f:
+        f.write(b"not a pool" * 1000)
+        f.flush()
+        p = subprocess.run([exe, "-p", "0", "--pool", f.name],
+                           capture_output=True, text=True, timeout=30)
+        check(p.returncode != 0 and "not a ptm pool" in p.stderr,
+              f"a file that is not a pool is refused: {p.stderr!r}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("server")
+    ap.add_argument("--pool-dir")
+    args = ap.parse_args()
+    exe = os.path.abspath(args.server)
+    with tempfile.TemporaryDirectory(dir=args.pool_dir) as d:
+        s = Server(exe, "-t", "2", "-I", "64k", pool=os.path.join(d, "p.pool"))
+        try:
+            c = s.connect()
+            # the p_ libraries lower -I (their log holds a bounded item)
+            item_max = int(c.stats("settings")["item_size_max"])
+            check(16384 <= item_max <= 65536, f"item_size_max {item_max}")
+            persistent = c.stats()["ptm_persistent"] == "1"
+            print(f"library {c.stats()['ptm_library']}, item size limit "
+                  f"{item_max}", flush=True)
+            test_storage(c, item_max)
+            for t in (test_multiget_and_cas,
+                      test_delete_incr_touch, test_noreply,
+                      test_misc_commands, test_gat, test_expiry):
+                print(t.__name__, flush=True)
+                t(c)
+            print("test_malformed", flush=True)
+            test_malformed(s.connect(), item_max)
+            print("test_garbage", flush=True)
+            test_garbage(s)
+            print("test_binary", flush=True)
+            test_binary(s, item_max)
+            test_quit(s)
+            eq(s.proc.poll(), None, "server alive after every test")
+        finally:
+            code, log = s.stop()
+        eq(code, 0, "server exit status")
+        if failures:
+            print(log)
+        print("test_eviction", flush=True)
+        test_eviction(exe, d)
+        print("test_restart", flush=True)
+        test_restart(exe, d)
+        print("test_bad_arguments", flush=True)
+        test_bad_arguments(exe, persistent)
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    print("all protocol checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

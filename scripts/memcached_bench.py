@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Throughput of ptm-memcached per library and worker threads, with Debian's
+memcached as the reference.
+
+Each run starts a server (<build>/bench/memcached.<lib>, on a fresh pool in
+a temporary directory; `memcached` is Debian's /usr/bin/memcached) on a free
+port with -t THREADS, drives it with memcaslap (libmemcached-tools) for -d
+seconds with its default 90/10 get/set mix (the paper's ratio), and reads the
+client's TPS and the server's transaction statistics (`stats`). Writes one
+CSV row per run with scripts/bench.py's columns (bench, lib, threads, rep,
+status, ops_per_s, commits, aborts, clwb_per_tx, sfence_per_tx, ...) and
+prints the table of medians.
+
+    scripts/memcached_bench.py [--build DIR] [--libs gp_orec_lazy,memcached]
+                               [--threads 1,2] [--reps 1] [-d 5]
+                               [--client-threads 2] [--concurrency 16]
+                               [--csv out.csv]
+"""
+import argparse
+import os
+import pathlib
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bench import median_table  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def csv_list(text):
+    return [x for x in text.split(",") if x]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, proc, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+def server_stats(port):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"stats\r\n")
+        data = b""
+        while not data.endswith(b"END\r\n"):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    return dict(re.findall(r"STAT (\S+) (\S+)", data.decode()))
+
+
+def run_one(args, lib, threads, tmp):
+    port = free_port()
+    common = ["-p", str(port), "-U", "0", "-l", "127.0.0.1", "-t",
+              str(threads), "-m", str(args.memory)]
+    if lib == "memcached":
+        exe = shutil.which("memcached")
+        if not exe:
+            return {"status": "no-memcached"}
+        cmd = [exe, *common]
+        if os.geteuid() == 0:
+            cmd += ["-u", "root"]
+    else:
+        exe = args.build / "bench" / f"memcached.{lib}"
+        if not exe.exists():
+            return {"status": "not-built"}
+        pool = os.path.join(tmp, f"{lib}.pool")
+        if os.path.exists(pool):
+            os.unlink(pool)
+        cmd = [str(exe), *common, "--pool", pool]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        if not wait_port(port, proc):
+            return {"status": "no-server",
+                    "error": (proc.stderr.read() or "")[-300:]}
+        client = [args.client, "-s", f"127.0.0.1:{port}", "-T",
+                  str(args.client_threads), "-c", str(args.concurrency),
+                  "-t", f"{args.duration}s"]
+        try:
+            out = subprocess.run(client, capture_output=True, text=True,
+                                 timeout=args.duration + 60)
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout"}
+        m = re.findall(r"TPS: (\d+)", out.stdout)
+        if out.returncode != 0 or not m:
+            return {"status": f"client-exit{out.returncode}",
+                    "error": (out.stdout + out.stderr)[-300:]}
+        fields = dict(re.findall(r"^(\w+): (\d+)$", out.stdout, re.M))
+        st = server_stats(port)
+        commits = int(st.get("ptm_commits", 0))
+        return {"status": "ok", "ops_per_s": int(m[-1]),
+                "commits": commits,
+                "aborts": int(st.get("ptm_aborts", 0)),
+                "clwb_per_tx": round(int(st.get("ptm_clwb", 0)) /
+                                     max(1, commits), 2),
+                "sfence_per_tx": round(int(st.get("ptm_sfence", 0)) /
+                                       max(1, commits), 2),
+                "get_misses": int(fields.get("get_misses", 0)),
+                "client": f"{pathlib.Path(args.client).name} "
+                          f"-T{args.client_threads} -c{args.concurrency}"}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n".join(__doc__.splitlines()[2:]))
+    ap.add_argument("--build", type=pathlib.Path,
+                    default=pathlib.Path(os.environ.get("PTM_BUILD",
+                                                        ROOT / "build")))
+    ap.add_argument("--libs", type=csv_list,
+                    default=["p_orec_lazy", "gp_orec_lazy", "ip_orec_lazy",
+                             "memcached"])
+    ap.add_argument("--threads", type=csv_list, default=["1", "2"])
+    ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("-d", "--duration", type=int, default=5)
+    ap.add_argument("--memory", type=int, default=256, help="-m MB")
+    ap.add_argument("--client", default=shutil.which("memcaslap") or
+                    "memcaslap")
+    ap.add_argument("--client-threads", type=int, default=2)
+    ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument("--csv", type=pathlib.Path)
+    args = ap.parse_args()
+    if not shutil.which(args.client):
+        sys.exit(f"memcached_bench: {args.client} not found "
+                 "(apt libmemcached-tools; scripts/install-deps.sh)")
+    for t in args.threads:
+        if not t.isdigit() or int(t) < 1:
+            sys.exit(f"memcached_bench: bad thread count '{t}'")
+    out = args.csv or (args.build / "bench-results" /
+                       f"memcached-{time.strftime('%Y%m%d-%H%M%S')}.csv")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = []
+    runs = [(lib, int(t), rep) for rep in range(args.reps)
+            for lib in args.libs for t in args.threads]
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (lib, t, rep) in enumerate(runs, 1):
+            sys.stderr.write(f"[{i}/{len(runs)}] memcached {lib} -t {t}\n")
+            result = run_one(args, lib, t, tmp)
+            if result["status"] != "ok":
+                sys.stderr.write(f"  {result}\n")
+            rows.append({"bench": "memcached", "lib": lib, "threads": t,
+                         "rep": rep + 1, **result})
+    fields = ["bench", "lib", "threads", "rep", "status"]
+    for r in rows:
+        fields += [k for k in r if k not in fields]
+    import csv
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+    print(f"command: {' '.join(sys.argv)}")
+    print(f"csv: {out}\n")
+    print(median_table(rows))
+    return 1 if any(r["status"] != "ok" for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
