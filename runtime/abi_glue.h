@@ -381,10 +381,31 @@ template <class P> struct Runtime {
     barrier<Event::WriteN>(tx);
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->writes);
-    if constexpr (P::kLastAllocTracking)
-      if (in_last_alloc(tx, addr, n))
-        return (void)memmove(addr, src, n);
-    P::write_bytes(tx, addr, src, n);
+    store_bytes(tx, addr, src, n);
+  }
+
+  // Every multi-byte write of the glue (write_n, mem*, libc). With
+  // last-allocation tracking, the bytes inside the attempt's last allocation
+  // are stored in place and only the rest goes through the policy: reads
+  // there are plain (read, read_n), so no byte of it may sit in a redo log.
+  static void store_bytes(TxThread &tx, void *dst, const void *src, size_t n) {
+    if constexpr (P::kLastAllocTracking) {
+      auto lo = reinterpret_cast<uintptr_t>(dst);
+      uintptr_t hi = lo + n;
+      uintptr_t alo = tx.last_alloc, ahi = alo + tx.last_alloc_size;
+      if (tx.last_alloc_size != 0 && lo < ahi && alo < hi) {
+        uintptr_t ilo = lo > alo ? lo : alo, ihi = hi < ahi ? hi : ahi;
+        auto *s = static_cast<const char *>(src);
+        if (lo < ilo)
+          P::write_bytes(tx, dst, s, ilo - lo);
+        memmove(reinterpret_cast<void *>(ilo), s + (ilo - lo), ihi - ilo);
+        if (ihi < hi)
+          P::write_bytes(tx, reinterpret_cast<void *>(ihi), s + (ihi - lo),
+                         hi - ihi);
+        return;
+      }
+    }
+    P::write_bytes(tx, dst, src, n);
   }
 
   // ---- Memory intrinsics (both sides transactional)
@@ -398,14 +419,14 @@ template <class P> struct Runtime {
       for (size_t done = 0; done < n; done += sizeof buffer) {
         size_t chunk = n - done < sizeof buffer ? n - done : sizeof buffer;
         P::read_bytes(tx, buffer, src + done, chunk);
-        P::write_bytes(tx, dst + done, buffer, chunk);
+        store_bytes(tx, dst + done, buffer, chunk);
       }
     } else {
       for (size_t left = n; left > 0;) {
         size_t chunk = left < sizeof buffer ? left : sizeof buffer;
         left -= chunk;
         P::read_bytes(tx, buffer, src + left, chunk);
-        P::write_bytes(tx, dst + left, buffer, chunk);
+        store_bytes(tx, dst + left, buffer, chunk);
       }
     }
   }
@@ -422,7 +443,7 @@ template <class P> struct Runtime {
     barrier<Event::Memcpy>(tx);
     count_copy(tx);
     if constexpr (P::kReadsInPlace)
-      P::write_bytes(tx, dst, src, n);
+      store_bytes(tx, dst, src, n);
     else
       move_bytes(tx, static_cast<char *>(dst), static_cast<const char *>(src),
                  n);
@@ -435,7 +456,7 @@ template <class P> struct Runtime {
     auto *d = static_cast<char *>(dst);
     auto *s = static_cast<const char *>(src);
     if (P::kReadsInPlace && (d + n <= s || s + n <= d))
-      P::write_bytes(tx, d, s, n);
+      store_bytes(tx, d, s, n);
     else
       move_bytes(tx, d, s, n);
   }
@@ -450,7 +471,7 @@ template <class P> struct Runtime {
     auto *d = static_cast<char *>(dst);
     for (size_t done = 0; done < n; done += sizeof buffer) {
       size_t chunk = n - done < sizeof buffer ? n - done : sizeof buffer;
-      P::write_bytes(tx, d + done, buffer, chunk);
+      store_bytes(tx, d + done, buffer, chunk);
     }
   }
 
@@ -472,7 +493,7 @@ template <class P> struct Runtime {
       P::read_bytes(this_thread(), priv, tm, n);
     }
     static void write_bytes(void *tm, const void *priv, size_t n) {
-      P::write_bytes(this_thread(), tm, priv, n);
+      store_bytes(this_thread(), tm, priv, n);
     }
     static void *allocate(size_t n) {
       return tx_allocate<P, typename P::TxHeap>(this_thread(), n, 0);
