@@ -18,7 +18,7 @@ column says which build ran each row.
 
 The evaluation (README "Reproducing the evaluation"):
 
-    scripts/bench.py --evaluate quick     # about 10 minutes on 2 cores
+    scripts/bench.py --evaluate quick     # about 5 minutes on 2 cores
     scripts/bench.py --evaluate full      # the full sweep
 
 runs a preset sweep and writes results/ (--out): runs.csv, README.md
