@@ -57,16 +57,28 @@ uint64_t mc_hash(const char *key, size_t nkey) {
 }
 
 /* ---- Inside transactions -------------------------------------------------
- * WORKSPACE: memory that a transaction writes through a pointer (lookup's
- * link, the new item's description, incr's digits) is a field of the
- * argument block in the frame that runs PTM_BEGIN, never a local of a
- * function called inside the transaction: such frames are dead at commit,
- * and a redo library's write-back into them could land on the frames of the
- * commit itself (docs/memcached.md, "Runtime issue found"). */
+ * A transaction writes only the cache: results leave it in registers
+ * (small structs returned by value) or through PTM_PURE functions into the
+ * caller's private memory. A store to a local through a pointer would be a
+ * logged write, making every get a writing transaction (a persistent commit
+ * with its flushes and fences), and a write into a frame of a function
+ * called inside the transaction is written back at commit into stack that
+ * the commit itself is using (docs/memcached.md, "Runtime issue found"). */
 
 __attribute__((noinline)) PTM_PURE static void
 copy_out(char *dst, const char *src, size_t n) {
   memcpy(dst, src, n);
+}
+
+/* The decimal digits of V into BUF (private memory); their count. */
+__attribute__((noinline)) PTM_PURE static size_t format_counter(uint64_t v,
+                                                                char *buf) {
+  size_t n = 1;
+  for (uint64_t t = v / 10; t; t /= 10)
+    n++;
+  for (size_t i = n; i-- > 0; v /= 10)
+    buf[i] = (char)('0' + v % 10);
+  return n;
 }
 
 static int item_dead(const mc_root *r, const mc_item *it, int64_t now) {
@@ -127,20 +139,16 @@ static void remove_item(mc_root *r, mc_item **pp) {
   ptm_free(it);
 }
 
-/* KEY's live item (its link in *PPOUT), or NULL; a dead one is removed. */
-static mc_item *lookup(mc_root *r, const char *key, size_t nkey, uint64_t hv,
-                       int64_t now, mc_item ***ppout) {
+/* The link of KEY's live item, or NULL; a dead item is removed. */
+static mc_item **lookup(mc_root *r, const char *key, size_t nkey, uint64_t hv,
+                        int64_t now) {
   mc_item **pp = find_link(r, key, nkey, hv);
-  if (!pp)
-    return NULL;
-  if (item_dead(r, *pp, now)) {
-    if ((*pp)->exptime != 0 && (*pp)->exptime <= now)
-      r->expired++;
-    remove_item(r, pp);
-    return NULL;
-  }
-  *ppout = pp;
-  return *pp;
+  if (!pp || !item_dead(r, *pp, now))
+    return pp;
+  if ((*pp)->exptime != 0 && (*pp)->exptime <= now)
+    r->expired++;
+  remove_item(r, pp);
+  return NULL;
 }
 
 /* Evicts from the LRU tail (never KEEP) until NEED more bytes fit under the
@@ -180,42 +188,44 @@ static int evict_one(mc_root *r, const mc_item *keep, int evict, int64_t now) {
   return 1;
 }
 
-struct new_item {
+/* What every writing operation passes in (never written in a transaction). */
+struct op_args {
+  mc_root *root;
+  uint64_t limit, item_max;
+  int evict;
+  int64_t now;
   const char *key;
   size_t nkey;
   uint64_t hv;
-  uint32_t flags;
-  int64_t exptime;
-  const char *head; /* value = head bytes, then tail bytes */
-  size_t nhead;
-  const char *tail;
-  size_t ntail;
 };
 
-/* Allocates and fills a new item replacing OLD (at *OLDPP, or NULL), links
- * it at the LRU head. Returns its cas, or 0 on MC_NO_MEMORY. */
-static uint64_t put_item(mc_root *r, const struct new_item *n, mc_item *old,
-                         uint64_t limit, int evict, int64_t now) {
-  uint64_t nbytes = n->nhead + n->ntail;
-  uint64_t size = mc_item_size(n->nkey, nbytes);
+/* Allocates and fills a new item for A's key whose value is HEAD then TAIL,
+ * replacing OLD (or NULL), and links it at the LRU head. Returns its cas, or
+ * 0 when there is no room (MC_NO_MEMORY). */
+static uint64_t put_item(const struct op_args *a, uint32_t flags,
+                         int64_t exptime, const char *head, size_t nhead,
+                         const char *tail, size_t ntail, mc_item *old) {
+  mc_root *r = a->root;
+  uint64_t nbytes = nhead + ntail;
+  uint64_t size = mc_item_size(a->nkey, nbytes);
   uint64_t credit = old ? mc_item_size(old->nkey, old->nbytes) : 0;
-  if (!make_room(r, size, credit, old, limit, evict, now))
+  if (!make_room(r, size, credit, old, a->limit, a->evict, a->now))
     return 0;
   mc_item *it;
   while (!(it = ptm_malloc(size)))
-    if (!evict_one(r, old, evict, now))
+    if (!evict_one(r, old, a->evict, a->now))
       return 0;
-  it->exptime = n->exptime;
-  it->stored = now;
+  it->exptime = exptime;
+  it->stored = a->now;
   it->cas = ++r->cas_counter;
-  it->hash = n->hv;
+  it->hash = a->hv;
   it->nbytes = nbytes;
-  it->nkey = (uint32_t)n->nkey;
-  it->flags = n->flags;
-  memcpy(it->data, n->key, n->nkey);
-  memcpy(it->data + n->nkey, n->head, n->nhead);
-  if (n->ntail)
-    memcpy(it->data + n->nkey + n->nhead, n->tail, n->ntail);
+  it->nkey = (uint32_t)a->nkey;
+  it->flags = flags;
+  memcpy(it->data, a->key, a->nkey);
+  memcpy(it->data + a->nkey, head, nhead);
+  if (ntail)
+    memcpy(it->data + a->nkey + nhead, tail, ntail);
   if (old) {
     /* OLD's link, found now: eviction may have changed its chain */
     mc_item **oldpp = link_of(r, old);
@@ -226,47 +236,31 @@ static uint64_t put_item(mc_root *r, const struct new_item *n, mc_item *old,
     r->curr_items--;
     ptm_free(old);
   } else {
-    mc_item **bucket = &r->buckets[n->hv & (r->nbuckets - 1)];
+    mc_item **bucket = &r->buckets[a->hv & (r->nbuckets - 1)];
     it->hnext = *bucket;
     *bucket = it;
   }
-  lru_push(r, it, now);
+  lru_push(r, it, a->now);
   r->mem_used += size;
   r->curr_items++;
   r->total_items++;
   return it->cas;
 }
 
-struct store_args {
-  mc_root *root;
-  uint64_t limit, item_max;
-  int evict;
-  int64_t now;
-  mc_store_op op;
-  const char *key;
-  size_t nkey;
-  uint64_t hv;
-  uint32_t flags;
-  int64_t exptime;
-  const char *data;
-  size_t ndata;
-  uint64_t cas_in;
-  /* results */
-  mc_result result;
-  uint64_t cas_out;
-  /* scratch written inside the transaction (see WORKSPACE) */
-  mc_item **pp;
-  struct new_item n;
+/* A result and a 64-bit figure: returned in registers. */
+struct tx_result {
+  uint64_t value;   /* cas (store), new value (arith) */
+  mc_result result; /* MC_OK, ... */
 };
 
-static void store_tx(struct store_args *a) {
+static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
+                                 uint32_t flags, int64_t exptime,
+                                 const char *data, size_t ndata,
+                                 uint64_t cas_in) {
   mc_root *r = a->root;
-  mc_item *old = lookup(r, a->key, a->nkey, a->hv, a->now, &a->pp);
-  struct new_item *n = &a->n;
-  *n = (struct new_item){a->key,  a->nkey,  a->hv, a->flags, a->exptime,
-                         a->data, a->ndata, NULL,  0};
-  a->cas_out = 0;
-  switch (a->op) {
+  mc_item **pp = lookup(r, a->key, a->nkey, a->hv, a->now);
+  mc_item *old = pp ? *pp : NULL;
+  switch (op) {
   case MC_ADD:
     if (old) {
       /* memcached: a failed add counts as an access */
@@ -274,211 +268,153 @@ static void store_tx(struct store_args *a) {
         lru_remove(r, old);
         lru_push(r, old, a->now);
       }
-      a->result = MC_NOT_STORED;
-      return;
+      return (struct tx_result){0, MC_NOT_STORED};
     }
     break;
   case MC_REPLACE:
   case MC_APPEND:
   case MC_PREPEND:
-    if (!old) {
-      a->result = MC_NOT_STORED;
-      return;
-    }
+    if (!old)
+      return (struct tx_result){0, MC_NOT_STORED};
     break;
   case MC_CAS:
-    if (!old) {
-      a->result = MC_NOT_FOUND;
-      return;
-    }
-    if (old->cas != a->cas_in) {
-      a->result = MC_EXISTS;
-      return;
-    }
+    if (!old)
+      return (struct tx_result){0, MC_NOT_FOUND};
+    if (old->cas != cas_in)
+      return (struct tx_result){0, MC_EXISTS};
     break;
   case MC_SET:
     break;
   }
-  if (a->op == MC_APPEND || a->op == MC_PREPEND) {
-    const char *oldval = old->data + old->nkey;
-    n->flags = old->flags;
-    n->exptime = old->exptime;
-    if (a->op == MC_APPEND) {
-      n->head = oldval;
-      n->nhead = old->nbytes;
-      n->tail = a->data;
-      n->ntail = a->ndata;
+  const char *head = data, *tail = NULL;
+  size_t nhead = ndata, ntail = 0;
+  if (op == MC_APPEND || op == MC_PREPEND) {
+    flags = old->flags;
+    exptime = old->exptime;
+    if (op == MC_APPEND) {
+      head = old->data + old->nkey;
+      nhead = old->nbytes;
+      tail = data;
+      ntail = ndata;
     } else {
-      n->tail = oldval;
-      n->ntail = old->nbytes;
+      tail = old->data + old->nkey;
+      ntail = old->nbytes;
     }
   }
-  if (mc_item_size(a->nkey, n->nhead + n->ntail) > a->item_max) {
-    a->result = MC_TOO_LARGE;
-    return;
-  }
-  a->cas_out = put_item(r, n, old, a->limit, a->evict, a->now);
-  a->result = a->cas_out ? MC_OK : MC_NO_MEMORY;
+  if (mc_item_size(a->nkey, nhead + ntail) > a->item_max)
+    return (struct tx_result){0, MC_TOO_LARGE};
+  uint64_t cas = put_item(a, flags, exptime, head, nhead, tail, ntail, old);
+  return (struct tx_result){cas, cas ? MC_OK : MC_NO_MEMORY};
 }
 
-struct get_args {
-  mc_root *root;
-  int64_t now;
-  const char *key;
-  size_t nkey;
-  uint64_t hv;
-  int touch;
-  int64_t exptime;
-  char *out;
-  /* results */
-  mc_result result;
-  uint32_t flags;
-  size_t ndata;
+/* A get's result: cas 0 means a miss (every stored item has a cas > 0). */
+struct get_result {
   uint64_t cas;
-  mc_item **pp;
+  uint32_t flags;
+  uint32_t ndata;
 };
 
-static void get_tx(struct get_args *a) {
-  mc_root *r = a->root;
-  mc_item *it = lookup(r, a->key, a->nkey, a->hv, a->now, &a->pp);
-  if (!it) {
-    a->result = MC_NOT_FOUND;
-    return;
-  }
-  if (a->touch)
-    it->exptime = a->exptime;
-  if (a->now - it->last_access >= LRU_BUMP_INTERVAL) {
+static struct get_result get_tx(mc_root *r, const char *key, size_t nkey,
+                                uint64_t hv, int64_t now, int touch,
+                                int64_t exptime, char *out) {
+  mc_item **pp = lookup(r, key, nkey, hv, now);
+  if (!pp)
+    return (struct get_result){0, 0, 0};
+  mc_item *it = *pp;
+  if (touch)
+    it->exptime = exptime;
+  if (now - it->last_access >= LRU_BUMP_INTERVAL) {
     lru_remove(r, it);
-    lru_push(r, it, a->now);
+    lru_push(r, it, now);
   }
-  a->result = MC_OK;
-  a->flags = it->flags;
-  a->ndata = it->nbytes;
-  a->cas = it->cas;
-  copy_out(a->out, it->data + it->nkey, it->nbytes);
+  copy_out(out, it->data + it->nkey, it->nbytes);
+  return (struct get_result){it->cas, it->flags, (uint32_t)it->nbytes};
 }
 
-struct key_args {
-  mc_root *root;
-  int64_t now;
-  const char *key;
-  size_t nkey;
-  uint64_t hv;
-  int64_t exptime;
-  mc_result result;
-  mc_item **pp;
+static mc_result delete_tx(mc_root *r, const char *key, size_t nkey,
+                           uint64_t hv, int64_t now) {
+  mc_item **pp = lookup(r, key, nkey, hv, now);
+  if (!pp)
+    return MC_NOT_FOUND;
+  remove_item(r, pp);
+  return MC_OK;
+}
+
+static mc_result touch_tx(mc_root *r, const char *key, size_t nkey, uint64_t hv,
+                          int64_t now, int64_t exptime) {
+  mc_item **pp = lookup(r, key, nkey, hv, now);
+  if (!pp)
+    return MC_NOT_FOUND;
+  (*pp)->exptime = exptime;
+  return MC_OK;
+}
+
+/* The decimal value of an item (digits, then optional spaces: memcached
+ * pads a shortened in-place result), or ok = 0. */
+struct counter {
+  uint64_t value;
+  int ok;
 };
 
-static void delete_tx(struct key_args *a) {
-  if (lookup(a->root, a->key, a->nkey, a->hv, a->now, &a->pp)) {
-    remove_item(a->root, a->pp);
-    a->result = MC_OK;
-  } else {
-    a->result = MC_NOT_FOUND;
-  }
-}
-
-static void touch_tx(struct key_args *a) {
-  mc_item *it = lookup(a->root, a->key, a->nkey, a->hv, a->now, &a->pp);
-  if (it)
-    it->exptime = a->exptime;
-  a->result = it ? MC_OK : MC_NOT_FOUND;
-}
-
-/* The decimal value of an item: digits, then optional spaces (memcached
- * pads a shortened in-place result with spaces). */
-static int parse_counter(const char *s, size_t n, uint64_t *out) {
+static struct counter parse_counter(const char *s, size_t n) {
   uint64_t v = 0;
   size_t i = 0;
   for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
     uint64_t d = (uint64_t)(s[i] - '0');
     if (v > (UINT64_MAX - d) / 10)
-      return 0;
+      return (struct counter){0, 0};
     v = v * 10 + d;
   }
   if (i == 0)
-    return 0;
+    return (struct counter){0, 0};
   for (; i < n; i++)
     if (s[i] != ' ')
-      return 0;
-  *out = v;
-  return 1;
+      return (struct counter){0, 0};
+  return (struct counter){v, 1};
 }
 
-static size_t format_counter(uint64_t v, char *buf) {
-  size_t n = 1;
-  for (uint64_t t = v / 10; t; t /= 10)
-    n++;
-  for (size_t i = n; i-- > 0; v /= 10)
-    buf[i] = (char)('0' + v % 10);
-  return n;
-}
-
-struct arith_args {
-  mc_root *root;
-  uint64_t limit;
-  int evict;
-  int64_t now;
-  const char *key;
-  size_t nkey;
-  uint64_t hv;
-  int incr;
-  uint64_t delta;
-  int create;
-  uint64_t initial;
-  uint32_t flags;
-  int64_t exptime;
-  /* results */
-  mc_result result;
+/* incr/decr's result: the new value and the new item's cas, or cas 0 and
+ * the mc_result in VALUE. */
+struct arith_result {
   uint64_t value, cas;
-  /* scratch written inside the transaction (see WORKSPACE) */
-  mc_item **pp;
-  struct new_item n;
-  char digits[24];
 };
 
-static void arith_tx(struct arith_args *a) {
-  mc_root *r = a->root;
-  mc_item *old = lookup(r, a->key, a->nkey, a->hv, a->now, &a->pp);
-  struct new_item *n = &a->n;
-  *n = (struct new_item){a->key,    a->nkey, a->hv, a->flags, a->exptime,
-                         a->digits, 0,       NULL,  0};
+/* incr/decr; DIGITS: private scratch of 24 bytes. */
+static struct arith_result arith_tx(const struct op_args *a, int incr,
+                                    uint64_t delta, int create,
+                                    uint64_t initial, uint32_t flags,
+                                    int64_t exptime, char *digits) {
+  mc_item **pp = lookup(a->root, a->key, a->nkey, a->hv, a->now);
+  mc_item *old = pp ? *pp : NULL;
+  uint64_t v;
   if (!old) {
-    if (!a->create) {
-      a->result = MC_NOT_FOUND;
-      return;
-    }
-    a->value = a->initial;
+    if (!create)
+      return (struct arith_result){MC_NOT_FOUND, 0};
+    v = initial;
   } else {
-    if (old->nbytes > 20 + 4 ||
-        !parse_counter(old->data + old->nkey, old->nbytes, &a->value)) {
-      a->result = MC_NON_NUMERIC;
-      return;
-    }
-    if (a->incr)
-      a->value += a->delta; /* wraps at 2^64, as memcached */
-    else
-      a->value = a->value < a->delta ? 0 : a->value - a->delta;
-    n->flags = old->flags;
-    n->exptime = old->exptime;
+    struct counter c = old->nbytes > 20 + 4
+                           ? (struct counter){0, 0}
+                           : parse_counter(old->data + old->nkey, old->nbytes);
+    if (!c.ok)
+      return (struct arith_result){MC_NON_NUMERIC, 0};
+    v = incr ? c.value + delta /* wraps at 2^64, as memcached */
+             : (c.value < delta ? 0 : c.value - delta);
+    flags = old->flags;
+    exptime = old->exptime;
   }
-  n->nhead = format_counter(a->value, a->digits);
-  a->cas = put_item(r, n, old, a->limit, a->evict, a->now);
-  a->result = a->cas ? MC_OK : MC_NO_MEMORY;
+  size_t n = format_counter(v, digits);
+  uint64_t cas = put_item(a, flags, exptime, digits, n, NULL, 0, old);
+  return cas ? (struct arith_result){v, cas}
+             : (struct arith_result){MC_NO_MEMORY, 0};
 }
 
-struct flush_args {
-  mc_root *root;
-  int64_t now, delay;
-};
-
-static void flush_tx(struct flush_args *a) {
-  if (a->delay > 0) {
+static void flush_tx(mc_root *r, int64_t now, int64_t delay) {
+  if (delay > 0) {
     /* memcached: items stored up to now + delay - 1 are invalid from then */
-    a->root->flush_at = a->now + a->delay - 1;
+    r->flush_at = now + delay - 1;
   } else {
-    a->root->flush_cas = a->root->cas_counter;
-    a->root->flush_at = 0;
+    r->flush_cas = r->cas_counter;
+    r->flush_at = 0;
   }
 }
 
@@ -492,136 +428,110 @@ static void stats_tx(mc_store_stats *s) {
   s->expired = r->expired;
 }
 
-struct init_args {
-  mc_root *root;
-  uint64_t nbuckets;
-  int result; /* 0 ok, 1 created, -1 foreign root, -2 no memory */
-};
-
-static void init_tx(struct init_args *a) {
-  mc_root *r = a->root;
-  a->result = 0;
+/* 0 ok, 1 created, -1 foreign root, -2 no memory */
+static int init_tx(mc_root *r, uint64_t nbuckets) {
   if (r->magic == MC_ROOT_MAGIC)
-    return;
-  if (r->magic != 0) {
-    a->result = -1;
-    return;
-  }
-  mc_item **b = ptm_calloc(a->nbuckets, sizeof *b);
-  if (!b) {
-    a->result = -2;
-    return;
-  }
+    return 0;
+  if (r->magic != 0)
+    return -1;
+  mc_item **b = ptm_calloc(nbuckets, sizeof *b);
+  if (!b)
+    return -2;
   r->buckets = b;
-  r->nbuckets = a->nbuckets;
+  r->nbuckets = nbuckets;
   r->cas_counter = 0;
   r->magic = MC_ROOT_MAGIC;
-  a->result = 1;
+  return 1;
 }
 
 /* ---- The operations --------------------------------------------------------
  */
+
+static struct op_args op_args_of(const char *key, size_t nkey) {
+  return (struct op_args){.root = g_root,
+                          .limit = g_mem_limit,
+                          .item_max = g_item_max,
+                          .evict = g_evict,
+                          .now = mc_now(),
+                          .key = key,
+                          .nkey = nkey,
+                          .hv = mc_hash(key, nkey)};
+}
 
 mc_result mc_store(mc_store_op op, const char *key, size_t nkey, uint32_t flags,
                    int64_t exptime, const char *data, size_t ndata,
                    uint64_t cas_in, uint64_t *cas_out) {
   if (mc_item_size(nkey, ndata) > g_item_max)
     return MC_TOO_LARGE;
-  struct store_args a = {.root = g_root,
-                         .limit = g_mem_limit,
-                         .item_max = g_item_max,
-                         .evict = g_evict,
-                         .now = mc_now(),
-                         .op = op,
-                         .key = key,
-                         .nkey = nkey,
-                         .hv = mc_hash(key, nkey),
-                         .flags = flags,
-                         .exptime = exptime,
-                         .data = data,
-                         .ndata = ndata,
-                         .cas_in = cas_in};
+  struct op_args a = op_args_of(key, nkey);
+  struct tx_result res;
   PTM_BEGIN();
-  store_tx(&a);
+  res = store_tx(&a, op, flags, exptime, data, ndata, cas_in);
   PTM_END();
   if (cas_out)
-    *cas_out = a.cas_out;
-  return a.result;
+    *cas_out = res.value;
+  return res.result;
 }
 
 mc_result mc_get(const char *key, size_t nkey, int touch, int64_t exptime,
                  char *out, uint32_t *flags, size_t *ndata, uint64_t *cas) {
-  struct get_args a = {.root = g_root,
-                       .now = mc_now(),
-                       .key = key,
-                       .nkey = nkey,
-                       .hv = mc_hash(key, nkey),
-                       .touch = touch,
-                       .exptime = exptime,
-                       .out = out};
+  mc_root *r = g_root;
+  uint64_t hv = mc_hash(key, nkey);
+  int64_t now = mc_now();
+  struct get_result res;
   PTM_BEGIN();
-  get_tx(&a);
+  res = get_tx(r, key, nkey, hv, now, touch, exptime, out);
   PTM_END();
-  *flags = a.flags;
-  *ndata = a.ndata;
-  *cas = a.cas;
-  return a.result;
+  *flags = res.flags;
+  *ndata = res.ndata;
+  *cas = res.cas;
+  return res.cas ? MC_OK : MC_NOT_FOUND;
 }
 
 mc_result mc_delete(const char *key, size_t nkey) {
-  struct key_args a = {.root = g_root,
-                       .now = mc_now(),
-                       .key = key,
-                       .nkey = nkey,
-                       .hv = mc_hash(key, nkey)};
+  mc_root *r = g_root;
+  uint64_t hv = mc_hash(key, nkey);
+  int64_t now = mc_now();
+  mc_result res;
   PTM_BEGIN();
-  delete_tx(&a);
+  res = delete_tx(r, key, nkey, hv, now);
   PTM_END();
-  return a.result;
+  return res;
 }
 
 mc_result mc_touch(const char *key, size_t nkey, int64_t exptime) {
-  struct key_args a = {.root = g_root,
-                       .now = mc_now(),
-                       .key = key,
-                       .nkey = nkey,
-                       .hv = mc_hash(key, nkey),
-                       .exptime = exptime};
+  mc_root *r = g_root;
+  uint64_t hv = mc_hash(key, nkey);
+  int64_t now = mc_now();
+  mc_result res;
   PTM_BEGIN();
-  touch_tx(&a);
+  res = touch_tx(r, key, nkey, hv, now, exptime);
   PTM_END();
-  return a.result;
+  return res;
 }
 
 mc_result mc_arith(const char *key, size_t nkey, int incr, uint64_t delta,
                    int create, uint64_t initial, uint32_t flags,
                    int64_t exptime, uint64_t *value, uint64_t *cas) {
-  struct arith_args a = {.root = g_root,
-                         .limit = g_mem_limit,
-                         .evict = g_evict,
-                         .now = mc_now(),
-                         .key = key,
-                         .nkey = nkey,
-                         .hv = mc_hash(key, nkey),
-                         .incr = incr,
-                         .delta = delta,
-                         .create = create,
-                         .initial = initial,
-                         .flags = flags,
-                         .exptime = exptime};
+  struct op_args a = op_args_of(key, nkey);
+  char digits[24];
+  struct arith_result res;
   PTM_BEGIN();
-  arith_tx(&a);
+  res = arith_tx(&a, incr, delta, create, initial, flags, exptime, digits);
   PTM_END();
-  *value = a.value;
+  if (!res.cas)
+    return (mc_result)res.value;
+  *value = res.value;
   if (cas)
-    *cas = a.cas;
-  return a.result;
+    *cas = res.cas;
+  return MC_OK;
 }
 
 void mc_flush_all(int64_t delay) {
-  struct flush_args a = {.root = g_root, .now = mc_now(), .delay = delay};
+  mc_root *r = g_root;
+  int64_t now = mc_now();
   PTM_BEGIN();
-  flush_tx(&a);
+  flush_tx(r, now, delay);
   PTM_END();
 }
 
@@ -727,18 +637,18 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
   uint64_t nbuckets = 1024;
   while (nbuckets < (1u << 24) && nbuckets * 256 < cfg->mem_limit)
     nbuckets *= 2;
-  struct init_args a = {.root = r, .nbuckets = nbuckets};
+  int created;
   PTM_BEGIN();
-  init_tx(&a);
+  created = init_tx(r, nbuckets);
   PTM_END();
-  if (a.result == -1) {
+  if (created == -1) {
     snprintf(err, errlen,
              "the pool's root object is not a ptm-memcached cache (magic "
              "%#llx)",
              (unsigned long long)r->magic);
     return -1;
   }
-  if (a.result == -2) {
+  if (created == -2) {
     snprintf(err, errlen, "the pool has no room for %llu hash buckets",
              (unsigned long long)nbuckets);
     return -1;
@@ -746,14 +656,14 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
   if (check_structure(r, err, errlen) != 0)
     return -1;
   g_root = r;
-  g_recovered = a.result == 1 ? 0 : r->curr_items;
+  g_recovered = created == 1 ? 0 : r->curr_items;
   if (cfg->verbose)
     fprintf(stderr,
             "ptm-memcached: library %s, %s cache, %llu items (%llu bytes) "
             "%s, %llu hash buckets\n",
             ptm_algorithm(), g_persistent ? "persistent" : "volatile",
             (unsigned long long)r->curr_items, (unsigned long long)r->mem_used,
-            a.result == 1 ? "(new)" : "recovered",
+            created == 1 ? "(new)" : "recovered",
             (unsigned long long)r->nbuckets);
   return 0;
 }

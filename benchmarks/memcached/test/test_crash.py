@@ -86,6 +86,7 @@ class Deleter(threading.Thread):
         super().__init__(daemon=True)
         self.port, self.prefix = port, prefix
         self.deleted, self.stored, self.sent = set(), {}, set()
+        self.deleting = None  # a delete sent, not acknowledged
 
     def run(self):
         try:
@@ -97,10 +98,12 @@ class Deleter(threading.Thread):
                 if c.set(key, entry[1], flags=1) != b"STORED":
                     raise AssertionError("set not stored")
                 self.stored[key] = entry
+                self.deleting = key
                 if c.cmd(f"delete {key}\r\n") != b"DELETED":
                     raise AssertionError("delete failed")
                 del self.stored[key]
                 self.deleted.add(key)
+                self.deleting = None
         except (ConnectionError, OSError):
             pass
 
@@ -139,7 +142,11 @@ def run_round(exe, pool, tool, rnd, seconds, state):
     state["deleted"].update(deleter.deleted)
     state["maybe"].update({k: (1, value_of(k, 100))
                            for k in deleter.sent - deleter.deleted})
-    state["acked"].update(deleter.stored)
+    # stored and acknowledged; the one whose delete was in flight may be gone
+    state["acked"].update({k: v for k, v in deleter.stored.items()
+                           if k != deleter.deleting})
+    if deleter.deleting in deleter.stored:
+        state["maybe"][deleter.deleting] = deleter.stored[deleter.deleting]
 
     s = Server(exe, "-t", "2", pool=pool)
     try:
