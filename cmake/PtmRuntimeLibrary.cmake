@@ -32,6 +32,18 @@ foreach(opt LAST_ALLOC DEFERRED_FLUSH FENCE_PIPELINE COARSE_LOG NO_QUIESCE)
     list(APPEND PTM_OPT_DEFINITIONS PTM_OPT_${opt}=0)
   endif()
 endforeach()
+# Coarse-grained logging granularity (bytes): the chunk of the ip_ libraries'
+# log entries and the alignment of every pool heap's blocks. A directory-wide
+# definition: the runtime, ptm-pool and the tests must agree on it.
+set(PTM_LOG_GRANULARITY 32 CACHE STRING
+    "Coarse-grained logging granularity in bytes (16, 32 or 64)")
+set_property(CACHE PTM_LOG_GRANULARITY PROPERTY STRINGS 16 32 64)
+if(NOT PTM_LOG_GRANULARITY MATCHES "^(16|32|64)$")
+  message(FATAL_ERROR "PTM_LOG_GRANULARITY must be 16, 32 or 64 (bytes), "
+                      "not '${PTM_LOG_GRANULARITY}'")
+endif()
+add_compile_definitions(PTM_LOG_GRANULARITY=${PTM_LOG_GRANULARITY})
+
 foreach(def IN LISTS PTM_OPT_DEFINITIONS)
   list(APPEND PTM_RUNTIME_COMPILE_OPTIONS -D${def})
 endforeach()

@@ -19,7 +19,9 @@
 #define PTM_LIBS_NOREC_POLICY_H
 
 #include "libs/stm_logging.h"
+#include "runtime/pool/pool_format.h"
 #include "runtime/read_set.h"
+#include "runtime/slot_log_index.h"
 
 namespace ptm {
 
@@ -128,9 +130,39 @@ struct NorecT : Logging<Self> {
     Log::attempt_end(tx);
   }
 
-  // Reads N bytes at A from memory, consistent with the snapshot.
+  // Reads N bytes at A from memory, consistent with the snapshot, and logs
+  // their values. Coarse-grained logging (ip_norec, paper IV-B): reads in the
+  // chunk space read and log whole chunks (the value log coarsens with the
+  // redo log: G bytes logged per read, the cost the paper reports).
   static __attribute__((always_inline)) void
   read_memory(TxThread &tx, void *dst, uintptr_t a, size_t n) {
+    if constexpr (Log::kCoarseLog) {
+      AccessSpan sp = Log::conflict_span(a, n);
+      if (__builtin_expect(sp.n != n, 1))
+        return read_chunks(tx, dst, a, n);
+    }
+    read_exact(tx, dst, a, n);
+  }
+  static __attribute__((noinline)) void read_chunks(TxThread &tx, void *dst,
+                                                    uintptr_t a, size_t n) {
+    constexpr uintptr_t g = pool::kLogGranularity;
+    auto *out = static_cast<unsigned char *>(dst);
+    for (uintptr_t p = a; p < a + n;) {
+      uintptr_t c = p & ~(g - 1);
+      uintptr_t end = c + g < a + n ? c + g : a + n;
+      AccessSpan sp = Log::conflict_span(c, g);
+      if (sp.lo == c && sp.n == g && in_chunk_space(c, g)) {
+        alignas(8) unsigned char chunk[g];
+        read_exact(tx, chunk, c, g);
+        memcpy(out + (p - a), chunk + (p - c), end - p);
+      } else {
+        read_exact(tx, out + (p - a), p, end - p);
+      }
+      p = end;
+    }
+  }
+  static __attribute__((always_inline)) void read_exact(TxThread &tx, void *dst,
+                                                        uintptr_t a, size_t n) {
     racy_copy(dst, reinterpret_cast<const void *>(a), n);
     std::atomic_thread_fence(std::memory_order_acquire);
     while (

@@ -43,11 +43,15 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
       return true;
     }
     for (size_t i = 0; i < redo.size(); ++i) {
-      OrecTx::LockResult r = ot.lock(redo.granule(i));
-      if (r == OrecTx::LockResult::Busy)
-        tx_conflict<Self>(tx, AbortCause::WriteConflict);
-      if (r == OrecTx::LockResult::Stale)
-        return false;
+      // (coarse-grained logging: an entry is a chunk, locked whole)
+      AccessSpan sp = Log::conflict_span(redo.granule(i), 1);
+      for (uintptr_t g = sp.lo; g < sp.lo + sp.n; g += kGranule) {
+        OrecTx::LockResult r = ot.lock(g);
+        if (r == OrecTx::LockResult::Busy)
+          tx_conflict<Self>(tx, AbortCause::WriteConflict);
+        if (r == OrecTx::LockResult::Stale)
+          return false;
+      }
     }
     uint64_t time = GlobalClock::tick();
     if (time != ot.start + 1 && !ot.validate())

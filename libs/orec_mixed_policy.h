@@ -99,7 +99,8 @@ struct OrecMixedT : OrecRedoCore<Self, Logging> {
   }
 
   static void lock_all(TxThread &tx, uintptr_t a, size_t n) {
-    for_each_granule(a, n, [&](uintptr_t g, size_t, size_t) {
+    AccessSpan sp = Log::conflict_span(a, n);
+    for_each_granule(sp.lo, sp.n, [&](uintptr_t g, size_t, size_t) {
       ot.template lock_or_abort<Self>(tx, g);
     });
   }

@@ -29,26 +29,27 @@ struct PCglEagerT : PersistentPolicyBase<Self> {
   using Base::flush_allocs;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   static constexpr bool kReadsInPlace = true;
+  using Eager = PersistentEagerT<Options::kCoarseLog>;
 
   static inline SpinLock global_lock;
 
   static void begin(TxThread &tx) {
     pool::enter_tx();
     global_lock.lock();
-    PersistentEager::begin(tx);
+    Eager::begin(tx);
   }
 
   static bool commit(TxThread &tx) {
     apply_frees(tx);
     flush_allocs(tx);
-    PersistentEager::commit(tx);
+    Eager::commit(tx);
     global_lock.unlock();
     pool::leave_tx(pool::tls_slot);
     return true;
   }
 
   static void rollback(TxThread &tx) {
-    PersistentEager::rollback(tx);
+    Eager::rollback(tx);
     global_lock.unlock();
     pool::leave_tx(pool::tls_slot);
   }
@@ -63,7 +64,7 @@ struct PCglEagerT : PersistentPolicyBase<Self> {
   template <class T>
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
-    PersistentEager::write(tx, addr, value);
+    Eager::write(tx, addr, value);
   }
 
   static void read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
@@ -71,7 +72,7 @@ struct PCglEagerT : PersistentPolicyBase<Self> {
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
-    PersistentEager::write_bytes(tx, tm, priv, n);
+    Eager::write_bytes(tx, tm, priv, n);
   }
 };
 

@@ -26,6 +26,9 @@ struct PCglLazyT : PersistentPolicyBase<Self> {
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   using Lazy = PersistentLazyT<Options::kDeferredFlush>;
   static constexpr bool kReadsInPlace = false;
+  // Coarse-grained logging: chunk entries (the lock makes memory stable, so
+  // a chunk's first write reads it with a plain copy).
+  static constexpr bool kCoarse = Options::kCoarseLog;
 
   static inline SpinLock global_lock;
 
@@ -53,24 +56,43 @@ struct PCglLazyT : PersistentPolicyBase<Self> {
   }
 
   template <class T>
-  __attribute__((always_inline)) static T read(TxThread &, const T *addr) {
+  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
     T value;
-    PersistentRedoLog::read(pool::tls_slot, &value, addr, sizeof value);
+    read_bytes(tx, &value, addr, sizeof value);
     return value;
   }
 
   template <class T>
-  __attribute__((always_inline)) static void write(TxThread &, T *addr,
+  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
-    PersistentRedoLog::write(pool::tls_slot, addr, &value, sizeof value);
+    write_bytes(tx, addr, &value, sizeof value);
   }
 
-  static void read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
-    PersistentRedoLog::read(pool::tls_slot, priv, tm, n);
+  __attribute__((always_inline)) static void
+  read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
+    pool::SlotHandle &s = pool::tls_slot;
+    if constexpr (kCoarse) {
+      // A chunk entry alone when it has the bytes.
+      if (s.count == 0 || !PersistentRedoLog::overlay<true>(s, priv, tm, n)) {
+        memcpy(priv, tm, n);
+        if (s.count != 0)
+          PersistentRedoLog::overlay<true>(s, priv, tm, n);
+      }
+    } else {
+      PersistentRedoLog::read(s, priv, tm, n);
+    }
   }
 
-  static void write_bytes(TxThread &, void *tm, const void *priv, size_t n) {
-    PersistentRedoLog::write(pool::tls_slot, tm, priv, n);
+  __attribute__((always_inline)) static void
+  write_bytes(TxThread &, void *tm, const void *priv, size_t n) {
+    if constexpr (kCoarse)
+      PersistentRedoLog::write_coarse(
+          pool::tls_slot, tm, priv, n, [](uintptr_t chunk, void *buf) {
+            memcpy(buf, reinterpret_cast<const void *>(chunk),
+                   PersistentRedoLog::kChunk);
+          });
+    else
+      PersistentRedoLog::write(pool::tls_slot, tm, priv, n);
   }
 };
 

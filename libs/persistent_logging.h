@@ -8,7 +8,7 @@
 //                     data clwb; commit: sfence, status idle; rollback:
 //                     restore, clwb the restored words, sfence, status idle)
 //                     -> 2W+2 clwb, W+3 sfence per transaction
-//   SlotRedoLog       the lazy write set kept in the slot's entries (a
+//   SlotRedoLogT      the lazy write set kept in the slot's entries (a
 //                     volatile index finds them for read-after-write), with
 //                     RedoLog's interface
 //   PersistentLazy    commit of the slot redo log: flush the log, sfence,
@@ -37,13 +37,37 @@
 #include <atomic>
 #include <cstring>
 
+#if PTM_TEST_HOOKS
+// Test-only library copies (test/pool): called by a deferred-flushing
+// commit after its write-back under the locks, before its flushes and its
+// idle status (test_deferred_crash.cpp stops the process there).
+extern "C" void (*ptm_test_deferred_hook)(void);
+#endif
+
 namespace ptm {
 
-struct PersistentEager {
+// COARSE: coarse-grained logging (paper IV-B): a write logs the chunks it
+// touches that this transaction has not logged yet, and fences only then
+// (PersistentUndoLog::log_chunks; C chunks: C*L + W + 2 clwb, C + 3 sfence).
+template <bool Coarse> struct PersistentEagerT {
   // Listing 1 Begin.Eager: status active, clwb, sfence.
   static void begin(TxThread &tx) {
     tx.undo.clear();
+    if constexpr (Coarse)
+      PersistentUndoLog::begin_coarse(pool::tls_slot);
     PersistentUndoLog::begin(pool::tls_slot);
+  }
+
+  // Logs the old bytes of [addr, addr + n) and fences if it logged anything.
+  __attribute__((always_inline)) static void log_old(const void *addr,
+                                                     size_t n) {
+    if constexpr (Coarse) {
+      if (PersistentUndoLog::log_chunks(pool::tls_slot, addr, n))
+        persist::sfence();
+    } else {
+      PersistentUndoLog::log_old(pool::tls_slot, addr, n);
+      persist::sfence();
+    }
   }
 
   // Listing 1 Write.Eager (the location is ours): log the old value and
@@ -52,8 +76,7 @@ struct PersistentEager {
   template <class T>
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
-    PersistentUndoLog::log_old(pool::tls_slot, addr, sizeof(T));
-    persist::sfence();
+    log_old(addr, sizeof(T));
     tx.undo.append_value(addr);
     memcpy(addr, &value, sizeof value);
     persist::flush_range(addr, sizeof(T));
@@ -61,8 +84,7 @@ struct PersistentEager {
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     if (n == 0)
       return;
-    PersistentUndoLog::log_old(pool::tls_slot, tm, n);
-    persist::sfence();
+    log_old(tm, n);
     tx.undo.append_span(tm, n);
     memmove(tm, priv, n);
     persist::flush_range(tm, n);
@@ -83,28 +105,43 @@ struct PersistentEager {
   }
 };
 
+using PersistentEager = PersistentEagerT<false>;
+
 // The redo log of a lazy p_ library: its entries are the slot's log entries.
-struct SlotRedoLog {
+// COARSE: coarse-grained logging; the first write into a chunk reads it
+// through SELF's read barrier (consistent and validated with the
+// transaction's other reads), so the whole chunk is in the write set; SIZE /
+// GRANULE list the entries' keys (a chunk entry: its chunk address).
+template <class Self, bool Coarse> struct SlotRedoLogT {
   bool empty() const { return pool::tls_slot.count == 0; }
-  size_t size() const { return pool::tls_slot.count; }
-  uintptr_t granule(size_t i) const { return pool::tls_slot.entries[i].addr; }
+  size_t size() const { return tls_log_index.nkeys; }
+  uintptr_t granule(size_t i) const { return tls_log_index.keys[i].key; }
 
   // A new, empty log (a new generation of the slot).
   void clear() { PersistentRedoLog::begin(pool::tls_slot); }
   void release() {}
 
   __attribute__((always_inline)) bool may_contain(uintptr_t granule) const {
-    return PersistentRedoLog::may_contain(pool::tls_slot, granule, 8);
+    return PersistentRedoLog::may_contain<Coarse>(pool::tls_slot, granule, 8);
   }
   void put(uintptr_t addr, const void *src, size_t n) {
-    PersistentRedoLog::write(pool::tls_slot, reinterpret_cast<void *>(addr),
-                             src, n);
+    if constexpr (Coarse)
+      PersistentRedoLog::write_coarse(
+          pool::tls_slot, reinterpret_cast<void *>(addr), src, n,
+          [](uintptr_t chunk, void *buf) {
+            Self::read_bytes(this_thread(), buf,
+                             reinterpret_cast<const void *>(chunk),
+                             PersistentRedoLog::kChunk);
+          });
+    else
+      PersistentRedoLog::write(pool::tls_slot, reinterpret_cast<void *>(addr),
+                               src, n);
   }
   bool overlay(void *dst, uintptr_t addr, size_t n) const {
     if (empty())
       return false;
-    return PersistentRedoLog::overlay(pool::tls_slot, dst,
-                                      reinterpret_cast<const void *>(addr), n);
+    return PersistentRedoLog::overlay<Coarse>(
+        pool::tls_slot, dst, reinterpret_cast<const void *>(addr), n);
   }
 };
 
@@ -170,7 +207,7 @@ template <bool Deferred> struct PersistentLazyT {
       pool::SlotHandle &s = pool::tls_slot;
       if (s.count == 0)
         return PersistentRedoLog::commit(s, order); // counts the stats
-      uint64_t summary = tls_redo_index.summary;
+      uint64_t summary = tls_log_index.summary;
       DeferredOrder::announce(s.index, order, summary);
       PersistentRedoLog::commit_deferred(s, order, stack.lo, stack.hi);
       pending = Pending{true, order, summary, stack.lo, stack.hi};
@@ -185,6 +222,10 @@ template <bool Deferred> struct PersistentLazyT {
       if (!pending.on)
         return;
       pending.on = false;
+#if PTM_TEST_HOOKS
+      if (ptm_test_deferred_hook) // written back, nothing flushed yet
+        ptm_test_deferred_hook();
+#endif
       pool::SlotHandle &s = pool::tls_slot;
       PersistentRedoLog::finish_deferred(s, pending.lo, pending.hi, [&] {
         DeferredOrder::wait_earlier(s.index, pending.order, pending.summary);
@@ -206,7 +247,25 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
   // IP model: no per-transaction quiescence (ptm_close still waits for every
   // transaction in the pool).
   static constexpr bool kQuiesce = Options::kQuiesce;
-  using Redo = SlotRedoLog;
+  static constexpr bool kCoarseLog = Options::kCoarseLog;
+  using Redo = SlotRedoLogT<Self, kCoarseLog>;
+  using Eager = PersistentEagerT<kCoarseLog>;
+
+  // Coarse-grained logging: a write's log entries cover its whole chunks,
+  // so the algorithm locks (or signs) them whole.
+  __attribute__((always_inline)) static AccessSpan conflict_span(uintptr_t a,
+                                                                 size_t n) {
+    if constexpr (kCoarseLog) {
+      constexpr uintptr_t g = pool::kLogGranularity;
+      uintptr_t lo = a, hi = a + n;
+      if (in_chunk_space(lo & ~(g - 1), g))
+        lo &= ~(g - 1);
+      if (in_chunk_space((hi - 1) & ~(g - 1), g))
+        hi = ((hi - 1) & ~(g - 1)) + g;
+      return {lo, hi - lo};
+    }
+    return {a, n};
+  }
 
   // The slot is claimed (and the default pool opened) before anything else.
   static __attribute__((always_inline)) void attempt_begin(TxThread &) {
@@ -225,25 +284,25 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
     Base::flush_allocs(tx);
   }
 
-  static void eager_begin(TxThread &tx) { PersistentEager::begin(tx); }
+  static void eager_begin(TxThread &tx) { Eager::begin(tx); }
   template <class T>
   __attribute__((always_inline)) static void write_in_place(TxThread &tx,
                                                             T *addr, T value) {
-    PersistentEager::write(tx, addr, value);
+    Eager::write(tx, addr, value);
   }
   static void write_bytes_in_place(TxThread &tx, void *tm, const void *priv,
                                    size_t n) {
-    PersistentEager::write_bytes(tx, tm, priv, n);
+    Eager::write_bytes(tx, tm, priv, n);
   }
   static void eager_commit(TxThread &tx) {
     if constexpr (kFencePipeline)
       pipeline_drain(false);
-    PersistentEager::commit(tx);
+    Eager::commit(tx);
   }
   static void eager_rollback(TxThread &tx) {
     if constexpr (kFencePipeline)
       pending_store.addr = nullptr; // never stored: nothing to undo
-    PersistentEager::rollback(tx);
+    Eager::rollback(tx);
   }
 
   // Fence pipelining (paper IV-C, tlrw): a write logs its old value and
@@ -284,7 +343,18 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
   static void pipelined_write(TxThread &tx, T *addr, T value, bool fenced) {
     static_assert(sizeof(T) <= sizeof(uint64_t), "pipelined store");
     pipeline_drain(fenced);
-    PersistentUndoLog::log_old(pool::tls_slot, addr, sizeof(T));
+    if constexpr (kCoarseLog) {
+      // Every chunk entry logged before is durable by now (its store was
+      // drained behind a fence): a write into a logged chunk stores at once.
+      if (!PersistentUndoLog::log_chunks(pool::tls_slot, addr, sizeof(T))) {
+        tx.undo.append_value(addr);
+        memcpy(addr, &value, sizeof value);
+        persist::flush_range(addr, sizeof(T));
+        return;
+      }
+    } else {
+      PersistentUndoLog::log_old(pool::tls_slot, addr, sizeof(T));
+    }
     tx.undo.append_value(addr);
     PendingStore &p = pending_store;
     memcpy(&p.value, &value, sizeof value);
@@ -293,7 +363,7 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
   }
 
   // (Deferred flushing: the log stays until attempt_end has flushed.)
-  static void redo_commit(TxThread &tx, SlotRedoLog &redo, uint64_t order) {
+  static void redo_commit(TxThread &tx, Redo &redo, uint64_t order) {
     Lazy::commit(tx, order);
     if (!Lazy::has_pending())
       redo.clear();
@@ -304,7 +374,7 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
     if constexpr (Options::kDeferredFlush)
       Lazy::finish();
   }
-  static void redo_discard(TxThread &, SlotRedoLog &redo) {
+  static void redo_discard(TxThread &, Redo &redo) {
     Lazy::discard();
     redo.clear();
   }

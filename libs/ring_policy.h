@@ -183,7 +183,8 @@ struct RingT : Logging<Self> {
       return Log::serial_write(tx, addr, value);
     auto a = reinterpret_cast<uintptr_t>(addr);
     redo.put(a, &value, sizeof value);
-    writes.add(a, sizeof value);
+    AccessSpan sp = Log::conflict_span(a, sizeof value);
+    writes.add(sp.lo, sp.n);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
@@ -191,7 +192,8 @@ struct RingT : Logging<Self> {
       return Log::serial_write_bytes(tx, tm, priv, n);
     auto a = reinterpret_cast<uintptr_t>(tm);
     redo.put(a, priv, n);
-    writes.add(a, n);
+    AccessSpan sp = Log::conflict_span(a, n);
+    writes.add(sp.lo, sp.n);
   }
 };
 

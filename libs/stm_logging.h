@@ -28,6 +28,9 @@
 //                             commits (the IP model turns it off: Section V)
 //   redo_released(tx)         after redo_commit, the commit's locks (or
 //                             sequence lock, ring entry) are released
+//   conflict_span(a, n)       the bytes a write of [a, a+n) locks / signs
+//                             (coarse-grained logging: whole chunks, which
+//                             its log entries cover)
 //   kFencePipeline            (tlrw) writes go through pipelined_write(tx,
 //                             addr, value, fenced) and every access after its
 //                             locks calls pipeline_read / pipeline_drain
@@ -45,8 +48,11 @@ namespace ptm {
 template <class Self> struct StmLogging : StmPolicyBase {
   static constexpr bool kIrrevocable = true;
   static constexpr bool kFencePipeline = false; // tlrw: persistent only
-  static constexpr bool kQuiesce = true; // privatization safety per commit
+  static constexpr bool kQuiesce = true;    // privatization safety per commit
+  static constexpr bool kCoarseLog = false; // paper IV-B: persistent only
   using Redo = RedoLog;
+
+  static AccessSpan conflict_span(uintptr_t a, size_t n) { return {a, n}; }
 
   static void attempt_begin(TxThread &) {}
   static void attempt_end(TxThread &) {}

@@ -220,7 +220,8 @@ struct TlrwT : Logging<Self> {
 
   static bool lock_for_write(TxThread &tx, uintptr_t a, size_t n) {
     bool fenced = false;
-    for_each_granule(a, n, [&](uintptr_t g, size_t, size_t) {
+    AccessSpan sp = Log::conflict_span(a, n);
+    for_each_granule(sp.lo, sp.n, [&](uintptr_t g, size_t, size_t) {
       fenced |= acquire_write(tx, lock_of(g));
     });
     return fenced;

@@ -18,6 +18,18 @@
 // is written count and order first, status last: stores to one line reach
 // memory in order (x86-TSO), so a durable "committed" implies its count.
 //
+// Coarse-grained logging (paper IV-B; the COARSE template argument of the
+// read side, write_coarse for writes): in the chunk space (slot_log_index.h)
+// an entry is a whole G-byte chunk without a byte mask. The first write to a
+// chunk fills the entry with the chunk's G bytes (FILL: the algorithm's own
+// read barrier, so they are consistent and validated like any read; not
+// needed when the write covers the chunk), then applies the write; later
+// writes and reads copy straight into / out of the entry. The entry's check
+// is computed at commit. Commit is the same sequence: C chunks cost C*L
+// (entry lines: 1 for G <= 32, 2 for G = 64) + C (data lines) + 2 clwb and 4
+// sfence; the write-back stores whole chunks. Other addresses keep word
+// entries.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_PERSISTENT_REDO_LOG_H
 #define PTM_RUNTIME_PERSISTENT_REDO_LOG_H
@@ -26,6 +38,7 @@
 #include "runtime/persistent_undo_log.h"
 #include "runtime/pool/pool_format.h"
 #include "runtime/pool/thread_slot.h"
+#include "runtime/slot_log_index.h"
 #include "runtime/stats.h"
 #include "runtime/tx_thread.h"
 
@@ -35,39 +48,66 @@
 
 namespace ptm {
 
-// Word address -> entry index, for the running transaction (entries whose
-// stamp is not the current one are empty: clearing is one increment).
-struct RedoIndex {
-  struct Bucket {
-    uint64_t word;
-    uint32_t entry;
-    uint32_t stamp;
-  };
-  Bucket *buckets = nullptr;
-  uint64_t mask = 0;
-  uint32_t stamp = 1;
-  uint64_t summary = 0; // bit (hash >> 58) per word logged: a quick miss
-};
-
-extern __thread RedoIndex tls_redo_index;
-
 struct PersistentRedoLog {
+  static constexpr uintptr_t kChunk = pool::kLogGranularity;
+
   static void begin(pool::SlotHandle &s) {
     ++s.gen;
     s.count = 0;
-    RedoIndex &ix = tls_redo_index;
-    if (__builtin_expect(ix.mask + 1 < 2 * s.capacity, 0))
-      grow_index(ix, s.capacity);
-    ix.summary = 0;
-    if (++ix.stamp == 0) { // wrapped: really clear
-      memset(ix.buckets, 0, (ix.mask + 1) * sizeof(RedoIndex::Bucket));
-      ix.stamp = 1;
-    }
+    s.logged = 0;
+    tls_log_index.reset(s.capacity);
   }
 
   static void discard(pool::SlotHandle &s) {
-    stat_add(this_thread().stats->log_entries, s.count);
+    stat_add(this_thread().stats->log_entries, s.logged);
     s.count = 0;
+  }
+
+  // The key of the entry holding the byte at A: its chunk in the chunk space
+  // (COARSE), else its word.
+  template <bool Coarse>
+  __attribute__((always_inline)) static uintptr_t key_of(uintptr_t a) {
+    if constexpr (Coarse) {
+      uintptr_t c = a & ~(kChunk - 1);
+      if (in_chunk_space(c, kChunk))
+        return c;
+    }
+    return a & ~uintptr_t(7);
+  }
+  // Coarse-grained logging: buffers [addr, addr + n) as write(), chunks of
+  // the chunk space as whole-chunk entries (FILL(chunk, buffer) reads a
+  // chunk's current G bytes before its first partial write).
+  template <class Fill>
+  static void write_coarse(pool::SlotHandle &s, void *addr, const void *src,
+                           size_t n, Fill &&fill) {
+    auto lo = reinterpret_cast<uintptr_t>(addr);
+    uintptr_t hi = lo + n;
+    const auto *bytes = static_cast<const unsigned char *>(src);
+    for (uintptr_t p = lo; p < hi;) {
+      uintptr_t c = p & ~(kChunk - 1);
+      uintptr_t end = c + kChunk < hi ? c + kChunk : hi;
+      if (!in_chunk_space(c, kChunk)) {
+        uintptr_t next = (p & ~uintptr_t(7)) + 8;
+        end = next < hi ? next : hi;
+        write(s, reinterpret_cast<void *>(p), bytes + (p - lo), end - p);
+        p = end;
+        continue;
+      }
+      int64_t r = tls_log_index.find(c);
+      pool::LogEntry *e;
+      if (r >= 0) {
+        e = &s.entries[r];
+      } else {
+        alignas(8) unsigned char now[kChunk];
+        if (p != c || end != c + kChunk)
+          fill(c, now); // may abort: nothing is logged yet
+        pad_to_line(s);
+        e = &new_chunk_entry(s, c);
+        memcpy(pool::chunk_bytes(*e), now, kChunk);
+      }
+      memcpy(pool::chunk_bytes(*e) + (p - c), bytes + (p - lo), end - p);
+      p = end;
+    }
   }
 
   // Buffers the N bytes at SRC as the new contents of [addr, addr + n).
@@ -101,19 +141,21 @@ struct PersistentRedoLog {
       overlay(s, dst, addr, n);
   }
 
-  // False if no word of [addr, addr + n) can be in the log (a quick test).
+  // False if no byte of [addr, addr + n) can be in the log (a quick test).
+  template <bool Coarse = false>
   __attribute__((always_inline)) static bool
   may_contain(const pool::SlotHandle &s, uintptr_t addr, size_t n) {
     if (s.count == 0)
       return false;
     uint64_t bits = 0;
     for (uintptr_t word = addr & ~uintptr_t(7); word < addr + n; word += 8)
-      bits |= summary_bit(word);
-    return tls_redo_index.summary & bits;
+      bits |= SlotLogIndex::summary_bit(key_of<Coarse>(word));
+    return tls_log_index.summary & bits;
   }
 
   // Overlays the logged bytes of [addr, addr + n) onto DST (which holds what
   // memory had). Returns true if every byte came from the log.
+  template <bool Coarse = false>
   static bool overlay(const pool::SlotHandle &s, void *dst, const void *addr,
                       size_t n) {
     auto lo = reinterpret_cast<uintptr_t>(addr);
@@ -121,9 +163,24 @@ struct PersistentRedoLog {
     auto *out = static_cast<unsigned char *>(dst);
     bool all = true;
     for (uintptr_t word = lo & ~uintptr_t(7); word < hi; word += 8) {
+      if constexpr (Coarse) {
+        uintptr_t c = word & ~(kChunk - 1);
+        if (in_chunk_space(c, kChunk)) { // a chunk entry's bytes
+          uintptr_t from = lo > c ? lo : c;
+          uintptr_t to = hi < c + kChunk ? hi : c + kChunk;
+          int64_t r = tls_log_index.find(c);
+          if (r >= 0)
+            memcpy(out + (from - lo),
+                   pool::chunk_bytes(s.entries[r]) + (from - c), to - from);
+          else
+            all = false;
+          word = ((to + 7) & ~uintptr_t(7)) - 8;
+          continue;
+        }
+      }
       uint8_t want = word_mask(word, lo, hi);
-      const pool::LogEntry *e =
-          tls_redo_index.summary & summary_bit(word) ? find(s, word) : nullptr;
+      int64_t r = tls_log_index.find(word);
+      const pool::LogEntry *e = r >= 0 ? &s.entries[r] : nullptr;
       if (!e) {
         all = false;
         continue;
@@ -171,9 +228,10 @@ struct PersistentRedoLog {
   template <class F>
   static void finish_deferred(pool::SlotHandle &s, uintptr_t skip_lo,
                               uintptr_t skip_hi, F &&before_idle) {
-    for (uint64_t i = 0; i < s.count; ++i) {
+    for (uint64_t i = 0; i < s.count; i += pool::entry_records(s.entries[i])) {
       uintptr_t a = s.entries[i].addr;
-      if (a < skip_lo || a >= skip_hi)
+      if (pool::entry_kind(s.entries[i]) != pool::kPadEntry &&
+          (a < skip_lo || a >= skip_hi))
         persist::clwb(reinterpret_cast<const void *>(a));
     }
     persist::sfence();
@@ -186,11 +244,25 @@ private:
   // sfence. False (and nothing done) when the log is empty.
   static bool publish(pool::SlotHandle &s, uint64_t order) {
     uint64_t w = s.count;
-    stat_add(this_thread().stats->log_entries, w);
+    stat_add(this_thread().stats->log_entries, s.logged);
     if (w == 0)
       return false;
-    for (uint64_t i = 0; i < w; ++i)
-      persist::clwb(&s.entries[i]);
+    for (uint64_t i = 0; i < w;) {
+      pool::LogEntry &e = s.entries[i];
+      switch (pool::entry_kind(e)) {
+      case pool::kChunkEntry:
+        e.check =
+            pool::chunk_check(e.addr, e.meta, kChunk, pool::chunk_bytes(e));
+        persist::flush_range(&e, kChunk + sizeof e);
+        i += pool::chunk_records(kChunk);
+        continue;
+      case pool::kPadEntry:
+        break; // shares the line of the word entry before it
+      default:
+        persist::clwb(&e);
+      }
+      ++i;
+    }
     persist::sfence();
     s.hdr->redo_count = w;
     s.hdr->commit_order = order;
@@ -204,10 +276,17 @@ private:
 
   static void write_back(pool::SlotHandle &s, uintptr_t skip_lo,
                          uintptr_t skip_hi, bool flush) {
-    for (uint64_t i = 0; i < s.count; ++i) {
+    for (uint64_t i = 0; i < s.count; i += pool::entry_records(s.entries[i])) {
       const pool::LogEntry &e = s.entries[i];
-      if (e.addr >= skip_lo && e.addr < skip_hi)
+      pool::EntryKind kind = pool::entry_kind(e);
+      if (kind == pool::kPadEntry || (e.addr >= skip_lo && e.addr < skip_hi))
         continue;
+      if (kind == pool::kChunkEntry) {
+        memcpy(reinterpret_cast<void *>(e.addr), pool::chunk_bytes(e), kChunk);
+        if (flush)
+          persist::clwb(reinterpret_cast<const void *>(e.addr));
+        continue;
+      }
       auto *word = reinterpret_cast<unsigned char *>(e.addr);
       uint8_t mask = uint8_t(e.meta);
       if (mask == 0xff) {
@@ -232,60 +311,19 @@ private:
     s.count = 0;
   }
 
-  static uint64_t hash(uint64_t word) {
-    return (word >> 3) * 0x9e3779b97f4a7c15ull >> 20;
-  }
-  static uint64_t summary_bit(uint64_t word) {
-    return 1ull << ((word >> 3) * 0x9e3779b97f4a7c15ull >> 58);
-  }
-
-  static const pool::LogEntry *find(const pool::SlotHandle &s, uint64_t word) {
-    const RedoIndex &ix = tls_redo_index;
-    for (uint64_t h = hash(word);; ++h) {
-      const RedoIndex::Bucket &b = ix.buckets[h & ix.mask];
-      if (b.stamp != ix.stamp)
-        return nullptr;
-      if (b.word == word)
-        return &s.entries[b.entry];
-    }
-  }
-
   static pool::LogEntry &entry_for(pool::SlotHandle &s, uint64_t word) {
-    RedoIndex &ix = tls_redo_index;
-    for (uint64_t h = hash(word);; ++h) {
-      RedoIndex::Bucket &b = ix.buckets[h & ix.mask];
-      if (b.stamp == ix.stamp) {
-        if (b.word == word)
-          return s.entries[b.entry];
-        continue;
-      }
-      if (__builtin_expect(s.count == s.capacity, 0))
-        slot_log_overflow(s);
-      b.word = word;
-      b.entry = uint32_t(s.count);
-      b.stamp = ix.stamp;
-      ix.summary |= summary_bit(word);
-      pool::LogEntry &e = s.entries[s.count++];
-      e.addr = word;
-      e.meta = pool::entry_meta(0, s.gen);
-      e.data = 0;
-      return e;
-    }
-  }
-
-  __attribute__((noinline)) static void grow_index(RedoIndex &ix,
-                                                   uint64_t capacity) {
-    uint64_t n = 64;
-    while (n < 2 * capacity)
-      n *= 2;
-    free(ix.buckets);
-    ix.buckets =
-        static_cast<RedoIndex::Bucket *>(calloc(n, sizeof(RedoIndex::Bucket)));
-    if (!ix.buckets)
-      fatal("out of memory for a redo log index of %llu words",
-            (unsigned long long)capacity);
-    ix.mask = n - 1;
-    ix.stamp = 1;
+    int64_t r = tls_log_index.find(word);
+    if (r >= 0)
+      return s.entries[r];
+    if (__builtin_expect(s.count == s.capacity, 0))
+      slot_log_overflow(s);
+    tls_log_index.insert(word, s.count);
+    ++s.logged;
+    pool::LogEntry &e = s.entries[s.count++];
+    e.addr = word;
+    e.meta = pool::entry_meta(0, s.gen);
+    e.data = 0;
+    return e;
   }
 };
 

@@ -12,6 +12,16 @@
 //             word; sfence; status = idle; clwb; sfence
 //
 // Per committed transaction with W single-word writes: 2W+2 clwb, W+3 sfence.
+//
+// Coarse-grained logging (paper IV-B), log_chunks(): a write into the chunk
+// space (slot_log_index.h) logs each G-byte chunk it touches once per
+// transaction: a chunk entry <chunk address, G old bytes> (pool_format.h),
+// written back line by line (1 clwb for G <= 32, 2 for G = 64), preceded by a
+// padding record (+1 clwb) when the log is at an odd record; a chunk already
+// logged is found in the index (tls_log_index) and costs nothing more. The
+// caller fences only when something was logged: W writes into C distinct
+// chunks cost C*L + W + 2 clwb and C + 3 sfence (L lines per chunk entry).
+// Other addresses get word entries as above.
 // Recovery (pool/recovery.cpp) restores the valid entries of the slot's
 // generation newest first. A transaction that needs more entries than the
 // slot holds is a fatal error naming the limit.
@@ -24,6 +34,7 @@
 #include "runtime/pool/pool_format.h"
 #include "runtime/pool/thread_slot.h"
 #include "runtime/report.h"
+#include "runtime/slot_log_index.h"
 #include "runtime/stats.h"
 #include "runtime/tx_thread.h"
 
@@ -52,10 +63,49 @@ word_mask(uintptr_t word, uintptr_t lo, uintptr_t hi) {
   return uint8_t(((1u << last) - 1) & ~((1u << first) - 1));
 }
 
+// The slot's next COUNT records, checked against its capacity.
+__attribute__((always_inline)) inline pool::LogEntry &
+slot_records(pool::SlotHandle &s, uint64_t count) {
+  if (__builtin_expect(s.count + count > s.capacity, 0))
+    slot_log_overflow(s);
+  pool::LogEntry &e = s.entries[s.count];
+  s.count += count;
+  return e;
+}
+
+// A padding record if the log is at an odd record (chunk entries start on a
+// cache line). Returns it, or nullptr.
+inline pool::LogEntry *pad_to_line(pool::SlotHandle &s) {
+  if ((s.count & 1) == 0)
+    return nullptr;
+  pool::LogEntry &p = slot_records(s, 1);
+  p.addr = 0;
+  p.meta = pool::entry_meta(0, s.gen);
+  p.data = 0;
+  p.check = pool::entry_check(0, p.meta, 0);
+  return &p;
+}
+
+// A new chunk entry for the chunk at C (header fields but the check; the
+// caller fills the bytes), indexed.
+inline pool::LogEntry &new_chunk_entry(pool::SlotHandle &s, uintptr_t c) {
+  pool::LogEntry &e =
+      slot_records(s, pool::chunk_records(pool::kLogGranularity));
+  e.addr = c;
+  e.meta = pool::entry_meta(0, s.gen);
+  e.data = pool::kLogGranularity;
+  tls_log_index.insert(c, uint64_t(&e - s.entries));
+  ++s.logged;
+  return e;
+}
+
 struct PersistentUndoLog {
+  static constexpr uintptr_t kChunk = pool::kLogGranularity;
+
   static void begin(pool::SlotHandle &s) {
     ++s.gen;
     s.count = 0;
+    s.logged = 0;
     __atomic_store_n(&s.hdr->status,
                      pool::slot_status(pool::kUndoActive, s.gen),
                      __ATOMIC_RELEASE);
@@ -73,6 +123,7 @@ struct PersistentUndoLog {
       if (__builtin_expect(s.count == s.capacity, 0))
         slot_log_overflow(s);
       pool::LogEntry &e = s.entries[s.count++];
+      ++s.logged;
       uint64_t old;
       memcpy(&old, reinterpret_cast<const void *>(word), 8);
       uint64_t meta = pool::entry_meta(word_mask(word, lo, hi), s.gen);
@@ -84,8 +135,44 @@ struct PersistentUndoLog {
     }
   }
 
+  // Coarse-grained logging: a new transaction's chunk index.
+  static void begin_coarse(pool::SlotHandle &s) {
+    tls_log_index.reset(s.capacity);
+  }
+
+  // Logs the chunks of [addr, addr + n) in the chunk space not logged yet
+  // (and word entries for the rest), writes them back; returns true if
+  // anything was logged (then the caller fences before it stores).
+  static bool log_chunks(pool::SlotHandle &s, const void *addr, size_t n) {
+    auto lo = reinterpret_cast<uintptr_t>(addr);
+    uintptr_t hi = lo + n;
+    bool logged = false;
+    for (uintptr_t p = lo; p < hi;) {
+      uintptr_t c = p & ~(kChunk - 1);
+      if (!in_chunk_space(c, kChunk)) {
+        uintptr_t next = (p & ~uintptr_t(7)) + 8;
+        uintptr_t end = next < hi ? next : hi;
+        log_old(s, reinterpret_cast<const void *>(p), end - p);
+        logged = true;
+        p = end;
+        continue;
+      }
+      p = c + kChunk;
+      if (tls_log_index.find(c) >= 0)
+        continue; // this transaction logged the chunk already
+      if (pool::LogEntry *pad = pad_to_line(s))
+        persist::clwb(pad);
+      pool::LogEntry &e = new_chunk_entry(s, c);
+      memcpy(pool::chunk_bytes(e), reinterpret_cast<const void *>(c), kChunk);
+      e.check = pool::chunk_check(c, e.meta, kChunk, pool::chunk_bytes(e));
+      persist::flush_range(&e, kChunk + sizeof e);
+      logged = true;
+    }
+    return logged;
+  }
+
   static void commit(pool::SlotHandle &s) {
-    stat_add(this_thread().stats->log_entries, s.count);
+    stat_add(this_thread().stats->log_entries, s.logged);
     if (s.count == 0)
       return;
     persist::sfence();
@@ -93,9 +180,10 @@ struct PersistentUndoLog {
   }
 
   static void rollback(pool::SlotHandle &s) {
-    stat_add(this_thread().stats->log_entries, s.count);
-    for (uint64_t i = s.count; i-- > 0;)
-      persist::clwb(reinterpret_cast<const void *>(s.entries[i].addr));
+    stat_add(this_thread().stats->log_entries, s.logged);
+    for (uint64_t i = 0; i < s.count; i += pool::entry_records(s.entries[i]))
+      if (pool::entry_kind(s.entries[i]) != pool::kPadEntry)
+        persist::clwb(reinterpret_cast<const void *>(s.entries[i].addr));
     persist::sfence();
     mark_idle(s);
     s.count = 0;

@@ -51,6 +51,13 @@ __attribute__((always_inline)) inline void for_each_granule(uintptr_t addr,
   }
 }
 
+// The bytes whose conflicts an access must detect (Logging::conflict_span):
+// the access itself, or with coarse-grained logging its whole chunks.
+struct AccessSpan {
+  uintptr_t lo;
+  size_t n;
+};
+
 __attribute__((always_inline)) inline void racy_copy(void *dst, const void *src,
                                                      size_t n) {
   std::atomic_signal_fence(std::memory_order_seq_cst);

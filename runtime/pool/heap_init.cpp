@@ -16,7 +16,9 @@ int format_heap_if_needed(const PoolView &view, const char *path) {
   RootDescriptor *d = view.root();
   if (d->heap_formatted == kHeapFormatted)
     return 0;
-  PersistentHeap::format(view.heap(), view.heap_size());
+  // Blocks aligned and rounded to the logging granularity (coarse-grained
+  // logging: a chunk never straddles two blocks), in every pool.
+  PersistentHeap::format(view.heap(), view.heap_size(), kLogGranularity);
   if (pmem_msync(view.heap(), view.heap_size()) != 0) {
     error("%s: cannot make the new heap durable: %s", path, pmem_errormsg());
     return -EIO;

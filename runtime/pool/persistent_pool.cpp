@@ -24,7 +24,8 @@
 
 namespace ptm {
 
-__thread RedoIndex tls_redo_index;
+__thread SlotLogIndex tls_log_index;
+uintptr_t chunk_lo, chunk_hi;
 
 namespace pool {
 
@@ -49,8 +50,7 @@ void release_slot_at_exit(void *) {
   if (s.epoch != 0 && s.epoch == pool_epoch.load())
     slot_claimed[s.index].store(0, std::memory_order_release);
   s.epoch = 0;
-  free(tls_redo_index.buckets);
-  tls_redo_index = RedoIndex();
+  tls_log_index.release();
 }
 
 void create_slot_key() {
@@ -102,6 +102,14 @@ int open_pool(const char *path, size_t size) {
     error("%s: the heap is damaged: %s", path, problem.c_str());
     rc = -EIO;
   }
+  if (rc == 0 && heap->granularity() < kLogGranularity) {
+    error("%s: the heap's blocks are aligned to %zu bytes, this library logs "
+          "%llu-byte chunks (PTM_LOG_GRANULARITY) and needs blocks aligned to "
+          "them; create the pool with a build of the same or a larger "
+          "granularity",
+          path, heap->granularity(), (unsigned long long)kLogGranularity);
+    rc = -EINVAL;
+  }
   if (rc != 0) {
     delete heap;
     unmap_pool(base, h.pool_size);
@@ -109,6 +117,8 @@ int open_pool(const char *path, size_t size) {
     return rc;
   }
   pool_heap = heap;
+  chunk_lo = reinterpret_cast<uintptr_t>(open_view.heap());
+  chunk_hi = reinterpret_cast<uintptr_t>(base) + h.pool_size;
   snprintf(open_path, sizeof open_path, "%s", path);
   for (uint32_t i = 0; i < kMaxSlots; ++i)
     slot_claimed[i].store(0, std::memory_order_relaxed);
@@ -133,6 +143,7 @@ void close_pool() {
       sched_yield();
   delete pool_heap;
   pool_heap = nullptr;
+  chunk_lo = chunk_hi = 0;
   // Non-pmem files: push the page cache to the file (libpmem's flush path
   // for files that are not persistent memory).
   pmem_msync(open_view.base, open_view.header.pool_size);

@@ -1,4 +1,4 @@
-//===- pool_format.h - the on-media layout of a pool file (v1) --*- C++ -*-===//
+//===- pool_format.h - the on-media layout of a pool file (v2) --*- C++ -*-===//
 //
 //   offset 0          PoolHeader, 4 KiB, immutable after creation, checksummed
 //   offset 4096       RootDescriptor (one cache line, changed transactionally)
@@ -6,7 +6,10 @@
 //   heap_offset       the persistent heap, up to the end of the pool
 //
 // A thread slot is one cache line of SlotHeader followed by 32-byte LogEntry
-// records. docs/pool.md describes every field; this header is the definition.
+// records: word entries (one record), chunk entries of coarse-grained logging
+// (a header record + the chunk's bytes, whole cache lines) and padding records
+// (version 2). docs/pool.md describes every field; this header is the
+// definition.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POOL_POOL_FORMAT_H
@@ -19,7 +22,7 @@ namespace ptm {
 namespace pool {
 
 constexpr char kMagic[8] = {'P', 'T', 'M', 'P', 'O', 'O', 'L', '\0'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2; // 2: chunk entries, heap granularity
 constexpr uint64_t kHeaderSize = 4096;
 constexpr uint64_t kRootOffset = 4096;
 constexpr uint64_t kSlotsOffset = 8192;
@@ -59,6 +62,17 @@ struct alignas(64) RootDescriptor {
 };
 constexpr uint64_t kHeapFormatted = 0x48454150464d54ull; // "TMFPAEH"
 
+// Coarse-grained logging granularity G (paper IV-B): 16, 32 or 64 bytes
+// (CMake PTM_LOG_GRANULARITY). Every heap is formatted with blocks aligned and
+// rounded to G; a pool whose heap has a smaller granularity is refused.
+#ifndef PTM_LOG_GRANULARITY
+#define PTM_LOG_GRANULARITY 32
+#endif
+constexpr uint64_t kLogGranularity = PTM_LOG_GRANULARITY;
+static_assert(kLogGranularity == 16 || kLogGranularity == 32 ||
+                  kLogGranularity == 64,
+              "PTM_LOG_GRANULARITY must be 16, 32 or 64");
+
 // Slot states (low byte of the status word; the generation is above it).
 enum SlotState : uint8_t {
   kIdle = 0,          // no transaction needs recovery
@@ -83,6 +97,17 @@ struct alignas(32) LogEntry {
   uint64_t check;
 };
 static_assert(sizeof(LogEntry) == 32, "32-byte entries, two per line");
+
+// Entry kinds, by the low byte of META:
+//   word    mask != 0; one record, as above
+//   chunk   mask 0, DATA = G (16, 32 or 64), ADDR G-aligned; the record is
+//           followed by the chunk's G bytes (old for undo, new for redo) in
+//           the next records, the entry padded to whole cache lines
+//           (chunk_records(G) records); CHECK = chunk_check(addr, meta, G,
+//           bytes) covers the bytes too, so a torn chunk is invalid
+//   pad     mask 0, ADDR 0, DATA 0, CHECK = entry_check(0, meta, 0); one
+//           record that puts the next chunk entry on a cache line boundary
+constexpr uint64_t chunk_records(uint64_t g) { return g <= 32 ? 2 : 4; }
 
 constexpr uint64_t slot_status(SlotState state, uint64_t gen) {
   return uint64_t(state) | gen << 8;
@@ -112,10 +137,60 @@ inline uint64_t entry_check(uint64_t addr, uint64_t meta, uint64_t data) {
   return h | 1; // a zeroed entry (check 0) is never valid
 }
 
-// The entry is whole and belongs to generation GEN.
-inline bool entry_valid(const LogEntry &e, uint64_t gen) {
-  return (e.meta >> 8) == gen && (e.meta & 0xff) != 0 && (e.addr & 7) == 0 &&
-         e.check == entry_check(e.addr, e.meta, e.data);
+inline uint64_t chunk_check(uint64_t addr, uint64_t meta, uint64_t g,
+                            const void *bytes) {
+  uint64_t h = entry_check(addr, meta, g);
+  for (uint64_t i = 0; i < g; i += 8) {
+    uint64_t w;
+    __builtin_memcpy(&w, static_cast<const char *>(bytes) + i, 8);
+    h = mix64(h ^ w ^ i);
+  }
+  return h | 1;
+}
+
+// The chunk bytes of the chunk entry whose header is E.
+inline unsigned char *chunk_bytes(LogEntry &e) {
+  return reinterpret_cast<unsigned char *>(&e + 1);
+}
+inline const unsigned char *chunk_bytes(const LogEntry &e) {
+  return reinterpret_cast<const unsigned char *>(&e + 1);
+}
+
+enum EntryKind : uint8_t { kWordEntry, kChunkEntry, kPadEntry, kBadEntry };
+
+// The kind of the (generation-matching) record E by its fields alone.
+inline EntryKind entry_kind(const LogEntry &e) {
+  if ((e.meta & 0xff) != 0)
+    return kWordEntry;
+  if (e.data == 0 && e.addr == 0)
+    return kPadEntry;
+  if ((e.data == 16 || e.data == 32 || e.data == 64) &&
+      (e.addr & (e.data - 1)) == 0 && e.addr != 0)
+    return kChunkEntry;
+  return kBadEntry;
+}
+
+// Records the entry at E takes (1 unless a chunk entry).
+inline uint64_t entry_records(const LogEntry &e) {
+  return entry_kind(e) == kChunkEntry ? chunk_records(e.data) : 1;
+}
+
+// The entry at E (of AVAIL records up to the end of the log) is whole and
+// belongs to generation GEN.
+inline bool entry_valid(const LogEntry &e, uint64_t gen, uint64_t avail = 1) {
+  if ((e.meta >> 8) != gen)
+    return false;
+  switch (entry_kind(e)) {
+  case kWordEntry:
+    return (e.addr & 7) == 0 && e.check == entry_check(e.addr, e.meta, e.data);
+  case kPadEntry:
+    return e.check == entry_check(0, e.meta, 0);
+  case kChunkEntry:
+    return avail >= chunk_records(e.data) &&
+           e.check == chunk_check(e.addr, e.meta, e.data, chunk_bytes(e));
+  default:
+    return false;
+  }
 }
 
 // FNV-1a over the header with the checksum field taken as 0.

@@ -29,8 +29,13 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
     // Entries are appended and fenced one by one: the valid ones are a
     // prefix; the first invalid one (torn, or from an older generation)
     // ends the log.
-    while (s.entries < cap && entry_valid(e[s.entries], s.gen)) {
-      if (!view.is_data(e[s.entries].addr, 8))
+    while (s.records < cap &&
+           entry_valid(e[s.records], s.gen, cap - s.records)) {
+      const LogEntry &x = e[s.records];
+      s.records += entry_records(x);
+      if (entry_kind(x) == kPadEntry)
+        continue;
+      if (!view.is_data(x.addr, entry_span(x)))
         ++s.outside;
       ++s.entries;
     }
@@ -46,18 +51,23 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
                index, (unsigned long long)s.declared, (unsigned long long)cap);
       break;
     }
-    for (; s.entries < s.declared; ++s.entries) {
-      if (!entry_valid(e[s.entries], s.gen)) {
+    while (s.records < s.declared) {
+      const LogEntry &x = e[s.records];
+      if (!entry_valid(x, s.gen, s.declared - s.records)) {
         s.damaged = true;
         snprintf(s.problem, sizeof s.problem,
                  "thread slot %u: entry %llu of its committed redo log "
                  "(generation %llu) is damaged",
-                 index, (unsigned long long)s.entries,
+                 index, (unsigned long long)s.records,
                  (unsigned long long)s.gen);
         break;
       }
-      if (!view.is_data(e[s.entries].addr, 8))
+      s.records += entry_records(x);
+      if (entry_kind(x) == kPadEntry)
+        continue;
+      if (!view.is_data(x.addr, entry_span(x)))
         ++s.outside;
+      ++s.entries;
     }
     break;
   default:
@@ -81,8 +91,14 @@ std::vector<SlotScan> pending_slots(const PoolView &view) {
 
 namespace {
 
-// Writes the masked bytes of E to memory and writes the line back.
+// Writes the masked bytes (or the chunk) of E to memory and writes the line
+// back.
 void apply(const LogEntry &e) {
+  if (entry_kind(e) == kChunkEntry) {
+    memcpy(reinterpret_cast<void *>(e.addr), chunk_bytes(e), e.data);
+    persist::clwb(reinterpret_cast<void *>(e.addr));
+    return;
+  }
   auto *word = reinterpret_cast<unsigned char *>(e.addr);
   uint8_t mask = uint8_t(e.meta & 0xff);
   if (mask == 0xff) {
@@ -121,14 +137,15 @@ int recover(const PoolView &view, const char *path, RecoveryStats *stats,
   for (const SlotScan &s : pending) {
     if (s.state != kUndoActive)
       continue;
-    const LogEntry *e = view.entries(s.index);
-    for (uint64_t i = s.entries; i-- > 0;) {
-      if (!view.is_data(e[i].addr, 8))
+    std::vector<const LogEntry *> order;
+    for_each_entry(view, s, [&](const LogEntry &x) { order.push_back(&x); });
+    for (size_t i = order.size(); i-- > 0;) {
+      if (!view.is_data(order[i]->addr, entry_span(*order[i])))
         continue;
       if (budget == 0)
         return 0; // simulated crash
       --budget;
-      apply(e[i]);
+      apply(*order[i]);
       ++st.entries;
     }
     persist::sfence();
@@ -145,16 +162,20 @@ int recover(const PoolView &view, const char *path, RecoveryStats *stats,
     return a.order < b.order;
   });
   for (const SlotScan &s : redo) {
-    const LogEntry *e = view.entries(s.index);
-    for (uint64_t i = 0; i < s.entries; ++i) {
-      if (!view.is_data(e[i].addr, 8))
-        continue;
-      if (budget == 0)
-        return 0;
+    bool cut = false;
+    for_each_entry(view, s, [&](const LogEntry &x) {
+      if (cut || !view.is_data(x.addr, entry_span(x)))
+        return;
+      if (budget == 0) {
+        cut = true;
+        return;
+      }
       --budget;
-      apply(e[i]);
+      apply(x);
       ++st.entries;
-    }
+    });
+    if (cut)
+      return 0;
     persist::sfence();
     mark_idle(view.slot(s.index), s.gen);
     ++st.replayed;

@@ -5,8 +5,10 @@
 //                        newest first (an entry is valid if its check hash
 //                        matches: a torn last entry stops the scan), flush,
 //                        fence, mark the slot idle (clwb, fence)
-//   redo-committed slot  replay its REDO_COUNT entries, slots in ascending
-//                        commit order, flush, fence, mark idle
+//   redo-committed slot  replay the entries of its REDO_COUNT records, slots
+//                        in ascending commit order, flush, fence, mark idle
+// Entries are word entries (byte mask), chunk entries (G bytes written whole)
+// or padding (pool_format.h).
 // Every step is idempotent and a slot becomes idle only after its effects
 // are durable, so a crash during recovery is recovered again the same way.
 // Entries whose address is not user data of the pool (root descriptor or
@@ -31,7 +33,8 @@ struct SlotScan {
   uint64_t gen = 0;
   uint64_t order = 0;    // commit order (redo-committed)
   uint64_t entries = 0;  // valid entries to apply
-  uint64_t declared = 0; // redo_count (redo-committed)
+  uint64_t records = 0;  // records they take (with padding)
+  uint64_t declared = 0; // redo_count (redo-committed): records
   uint64_t outside = 0;  // valid entries outside the pool's data (skipped)
   bool damaged = false;  // unrecoverable: a committed entry is invalid, or an
                          // unknown state
@@ -39,6 +42,21 @@ struct SlotScan {
 };
 
 SlotScan scan_slot(const PoolView &view, uint32_t index);
+
+// Calls F(entry) for each valid entry of S (scan_slot), oldest first
+// (padding records skipped).
+template <class F>
+void for_each_entry(const PoolView &view, const SlotScan &s, F f) {
+  const LogEntry *e = view.entries(s.index);
+  for (uint64_t i = 0; i < s.records; i += entry_records(e[i]))
+    if (entry_kind(e[i]) != kPadEntry)
+      f(e[i]);
+}
+
+// Bytes of user data the entry E writes (8 or G) at E.addr.
+inline uint64_t entry_span(const LogEntry &e) {
+  return entry_kind(e) == kChunkEntry ? e.data : 8;
+}
 
 // The slots that need recovery (state != idle), in slot order.
 std::vector<SlotScan> pending_slots(const PoolView &view);

@@ -27,7 +27,8 @@ struct SlotHandle {
   LogEntry *entries;
   uint64_t capacity; // entries
   uint64_t gen;      // generation of the current (or last) transaction
-  uint64_t count;    // entries of the current transaction
+  uint64_t count;    // records of the current transaction
+  uint64_t logged;   // entries of the current transaction (ptm_stats)
   uint64_t epoch;    // pool epoch the slot belongs to (0: none)
   uint32_t index;
 };

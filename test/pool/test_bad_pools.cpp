@@ -2,14 +2,18 @@
 //
 // Zero-length, random bytes, truncated (below the header and below the pool
 // size), another format version, wrong size (asked for and on disk), bad
-// checksum, address range taken, missing file without a size: each gives
+// checksum, address range taken, missing file without a size, a heap
+// formatted with blocks aligned below the logging granularity: each gives
 // its one-line `ptm: error: <path>: <what>`, a -errno, and the file's bytes
 // are unchanged. Then a good pool opens, keeps its root across close/open.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pool_test.h"
+#include "runtime/palloc/persistent_heap.h"
+#include "runtime/pool/pool_file.h"
 #include "runtime/pool/pool_format.h"
+#include "runtime/pool/pool_view.h"
 
 #include <cerrno>
 #include <cstring>
@@ -96,13 +100,42 @@ int main() {
   {
     std::vector<unsigned char> v = image;
     PoolHeader x = h;
-    x.version = 2;
+    x.version = 1; // before chunk entries: refused
     x.checksum = header_checksum(x);
     memcpy(v.data(), &x, sizeof x);
     write_file(bad, v);
     expect_refused(bad, 0, -EINVAL,
-                   "incompatible version: the pool has format version 2, "
-                   "this library reads version 1");
+                   "incompatible version: the pool has format version 1, "
+                   "this library reads version 2");
+    x.version = 3;
+    x.checksum = header_checksum(x);
+    memcpy(v.data(), &x, sizeof x);
+    write_file(bad, v);
+    expect_refused(bad, 0, -EINVAL,
+                   "incompatible version: the pool has format version 3, "
+                   "this library reads version 2");
+  }
+
+  // A heap whose blocks are aligned to less than the logging granularity
+  // (a pool made by a build with a smaller PTM_LOG_GRANULARITY).
+  if (kLogGranularity > 16) {
+    unlink(bad.c_str());
+    PoolHeader fh;
+    CHECK_EQ(create_pool_file(bad.c_str(), kSize, CreateOptions(), &fh), 0);
+    PoolView v;
+    CHECK_EQ(map_pool(bad.c_str(), fh, /*writable=*/true, &v.base), 0);
+    v.header = fh;
+    ptm::PersistentHeap::format(v.heap(), v.heap_size(), 16);
+    v.root()->heap_formatted = kHeapFormatted;
+    unmap_pool(v.base, fh.pool_size);
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "the heap's blocks are aligned to 16 bytes, this library logs "
+             "%llu-byte chunks (PTM_LOG_GRANULARITY) and needs blocks "
+             "aligned to them; create the pool with a build of the same or "
+             "a larger granularity",
+             (unsigned long long)kLogGranularity);
+    expect_refused(bad, 0, -EINVAL, msg);
   }
 
   write_file(bad, image);

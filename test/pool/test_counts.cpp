@@ -12,6 +12,18 @@
 // costs exactly what allocating it alone costs (no log entry, clwb or sfence
 // per write: the block's 4 lines are flushed once at commit, in both), where
 // a p_ library pays every write (2 clwb, eager: 1 sfence, 1 log entry).
+// Coarse-grained logging (ip_, PTM_OPT_COARSE_LOG; G = PTM_LOG_GRANULARITY,
+// an entry takes L = 1 line for G <= 32, 2 for G = 64): the W words above
+// are in W distinct chunks, so (L+1)W + 2 clwb, and
+//   4 writes into one chunk        eager: 1 entry, L+4+2 clwb, 4 sfence
+//                                  lazy:  1 entry, L+1+2 clwb, 4 sfence
+//   1 write into each of 2 chunks  eager: 2 entries, 2L+2+2 clwb, 5 sfence
+//                                  lazy:  2 entries, 2L+2+2 clwb, 4 sfence
+//   a global word, then a chunk    eager: 2 entries (word + chunk: a pad
+//                                  record between them, +1 clwb), L+6 clwb,
+//                                  5 sfence; lazy: L+5 clwb, 4 sfence
+// (ip_tlrw, fence pipelining: 4, 4 and 4 sfence). Under eADR (PTM_EADR=1,
+// the test-only eADR copies) every clwb count is 0 and the sfences stay.
 // Prints the measured figures.
 //
 //===----------------------------------------------------------------------===//
@@ -35,6 +47,20 @@ static ptm_stats_t delta(const ptm_stats_t &a, const ptm_stats_t &b) {
 #ifndef PTM_OPT_FENCE_PIPELINE
 #define PTM_OPT_FENCE_PIPELINE 1
 #endif
+#ifndef PTM_OPT_COARSE_LOG
+#define PTM_OPT_COARSE_LOG 1
+#endif
+#ifndef PTM_EADR
+#define PTM_EADR 0
+#endif
+#ifndef PTM_LOG_GRANULARITY
+#define PTM_LOG_GRANULARITY 32
+#endif
+
+// Expected clwb: 0 under eADR.
+static uint64_t flushes(uint64_t n) { return PTM_EADR ? 0 : n; }
+
+static uint64_t global_word; // outside the pool: word entries even in ip_
 
 // "gp_orec_lazy" -> model "gp", algorithm "orec_lazy".
 static bool has_prefix(const char *s, const char *p) {
@@ -56,6 +82,9 @@ int main() {
   // access's lock acquisition; the last store is drained behind one sfence
   // at commit: begin 1 + drain 1 + commit 2.
   bool pipelined = optimized && PTM_OPT_FENCE_PIPELINE && !strcmp(alg, "tlrw");
+  bool coarse = has_prefix(lib, "ip_") && PTM_OPT_COARSE_LOG;
+  const uint64_t G = PTM_LOG_GRANULARITY;
+  const uint64_t L = coarse && G == 64 ? 2 : 1; // lines per entry
   // Warm-up: the thread's first transaction claims its slot.
   run_tx([&] { __ptm_write_8(&words[0], 1); });
 
@@ -72,12 +101,13 @@ int main() {
            ptm_algorithm(), (unsigned long long)w, (unsigned long long)d.clwb,
            (unsigned long long)d.sfence, (unsigned long long)d.log_entries);
     CHECK_EQ(d.commits, 1u);
-    CHECK_EQ(d.clwb, 2 * w + 2);
+    CHECK_EQ(d.clwb, flushes((L + 1) * w + 2));
     CHECK_EQ(d.sfence, lazy || pipelined ? 4 : w + 3);
     CHECK_EQ(d.log_entries, w);
   }
 
-  // Rewriting a word: lazy merges into its entry (W counts distinct words).
+  // Rewriting a word: lazy merges into its entry (W counts distinct words;
+  // coarse: both words are in one chunk entry).
   if (lazy) {
     ptm_stats_t before, after;
     ptm_stats(&before);
@@ -91,8 +121,9 @@ int main() {
     });
     ptm_stats(&after);
     ptm_stats_t d = delta(before, after);
-    CHECK_EQ(d.clwb, 2 * 2 + 2u);
+    CHECK_EQ(d.clwb, flushes(coarse ? L + 1 + 2 : 2 * 2 + 2u));
     CHECK_EQ(d.sfence, 4u);
+    CHECK_EQ(d.log_entries, coarse ? 1u : 2u);
     CHECK_EQ(words[0], 6u);
     CHECK_EQ(words[1], (8ull << 32) | 7u);
   }
@@ -111,9 +142,62 @@ int main() {
   ptm_stats_t d = delta(before, after);
   printf("%s read-only: clwb %llu sfence %llu\n", ptm_algorithm(),
          (unsigned long long)d.clwb, (unsigned long long)d.sfence);
-  CHECK_EQ(d.clwb, lazy ? 0u : 1u);
+  CHECK_EQ(d.clwb, flushes(lazy ? 0u : 1u));
   CHECK_EQ(d.sfence, lazy ? 0u : 1u);
   CHECK(sum > 0);
+
+  if (coarse) {
+    // Chunk-aligned (the root is 64-byte aligned): chunks c0, c1 = c0 + G.
+    auto *c0 = reinterpret_cast<unsigned char *>(&words[256]);
+    auto count = [&](const char *what, auto body) {
+      ptm_stats_t b, a;
+      ptm_stats(&b);
+      run_tx(body);
+      ptm_stats(&a);
+      ptm_stats_t x = delta(b, a);
+      printf("%s %s: clwb %llu sfence %llu log_entries %llu\n", ptm_algorithm(),
+             what, (unsigned long long)x.clwb, (unsigned long long)x.sfence,
+             (unsigned long long)x.log_entries);
+      return x;
+    };
+    // Four 4-byte writes into one chunk (then read back from the log).
+    ptm_stats_t x = count("4 writes, 1 chunk", [&] {
+      for (uint32_t k = 0; k < 4; ++k)
+        __ptm_write_4(reinterpret_cast<uint32_t *>(c0 + k * (G / 4)), k + 40);
+      for (uint32_t k = 0; k < 4; ++k)
+        CHECK_EQ(__ptm_read_4(reinterpret_cast<uint32_t *>(c0 + k * (G / 4))),
+                 k + 40);
+    });
+    for (uint32_t k = 0; k < 4; ++k)
+      CHECK_EQ(*reinterpret_cast<uint32_t *>(c0 + k * (G / 4)), k + 40);
+    CHECK_EQ(x.log_entries, 1u);
+    CHECK_EQ(x.clwb, flushes(lazy ? L + 1 + 2 : L + 4 + 2));
+    CHECK_EQ(x.sfence, 4u);
+
+    // One write into each of two chunks.
+    x = count("2 chunks", [&] {
+      __ptm_write_8(reinterpret_cast<uint64_t *>(c0 + 8), 7);
+      __ptm_write_8(reinterpret_cast<uint64_t *>(c0 + G), 8);
+    });
+    CHECK_EQ(*reinterpret_cast<uint64_t *>(c0 + 8), 7u);
+    CHECK_EQ(*reinterpret_cast<uint64_t *>(c0 + G), 8u);
+    CHECK_EQ(x.log_entries, 2u);
+    CHECK_EQ(x.clwb, flushes(2 * L + 2 + 2));
+    CHECK_EQ(x.sfence, lazy || pipelined ? 4u : 5u);
+
+    // A word outside the pool keeps a word entry; the chunk entry after it
+    // starts on a new line (a padding record).
+    global_word = 1;
+    x = count("global + chunk", [&] {
+      __ptm_write_8(&global_word, __ptm_read_8(&global_word) + 1);
+      __ptm_write_8(reinterpret_cast<uint64_t *>(c0), 9);
+    });
+    CHECK_EQ(global_word, 2u);
+    CHECK_EQ(*reinterpret_cast<uint64_t *>(c0), 9u);
+    CHECK_EQ(x.log_entries, 2u);
+    CHECK_EQ(x.clwb, flushes(lazy ? L + 5 : L + 6));
+    CHECK_EQ(x.sfence, lazy || pipelined ? 4u : 5u);
+  }
 
   // Last-allocation tracking. E log entries (the heap's metadata words),
   // L = 4 lines of the block: 2E+2+L clwb; lazy 4 sfence, eager E+3.
@@ -147,13 +231,15 @@ int main() {
            ptm_algorithm(), t == &alloc_write ? "+32 writes" : "",
            (unsigned long long)t->clwb, (unsigned long long)t->sfence,
            (unsigned long long)e);
-    CHECK_EQ(t->clwb, 2 * e + 2 + 4);
+    // (coarse eager: a metadata chunk entry may cover several written words)
+    if (!coarse || lazy)
+      CHECK_EQ(t->clwb, flushes((L + 1) * e + 2 + 4));
     if (!pipelined) // (pipelined: depends on which metadata words share locks)
       CHECK_EQ(t->sfence, lazy ? 4 : e + 3);
   }
   uint64_t extra = last_alloc ? 0 : kWords;
   CHECK_EQ(alloc_write.log_entries - alloc_only.log_entries, extra);
-  CHECK_EQ(alloc_write.clwb - alloc_only.clwb, 2 * extra);
+  CHECK_EQ(alloc_write.clwb - alloc_only.clwb, flushes(2 * extra));
   if (!pipelined)
     CHECK_EQ(alloc_write.sfence - alloc_only.sfence, lazy ? 0 : extra);
 

@@ -20,6 +20,7 @@
 #include "runtime/pool/recovery.h"
 
 #include <atomic>
+#include <cstring>
 #include <thread>
 
 using namespace ptm::pool;
@@ -80,11 +81,20 @@ int main() {
     const LogEntry *e = view.entries(i);
     bool wrote_x = false;
     uint64_t value = 0;
-    for (uint64_t k = 0; k < s->redo_count && k < view.capacity(); ++k)
-      if (entry_valid(e[k], gen) && e[k].addr == x_addr) {
+    // (word entries, or chunk entries of coarse-grained logging: X's chunk)
+    uint64_t n = s->redo_count < view.capacity() ? s->redo_count : 0;
+    for (uint64_t k = 0; k < n && entry_valid(e[k], gen, n - k);
+         k += entry_records(e[k])) {
+      EntryKind kind = entry_kind(e[k]);
+      if (kind == kWordEntry && e[k].addr == x_addr) {
         wrote_x = true;
         value = e[k].data;
+      } else if (kind == kChunkEntry && e[k].addr <= x_addr &&
+                 x_addr < e[k].addr + e[k].data) {
+        wrote_x = true;
+        memcpy(&value, chunk_bytes(e[k]) + (x_addr - e[k].addr), 8);
       }
+    }
     if (!wrote_x || status_state(s->status) != kIdle)
       continue;
     printf("slot %u: X = %llu, commit order %llu\n", i,

@@ -1,0 +1,129 @@
+//===- slot_log_index.h - index of the slot log's entries -------*- C++ -*-===//
+//
+// A volatile per-thread index over the entries the running transaction has
+// put in its pool slot (persistent_redo_log.h, persistent_undo_log.h): key ->
+// record number of the entry, where a key is the 8-byte word of a word entry
+// or the chunk address of a chunk entry (coarse-grained logging, paper IV-B).
+// Open addressing with linear probing, load <= 1/2; entries whose stamp is
+// not the current one are empty, so clearing is one increment. KEYS lists the
+// entries in the order they were made (the lazy algorithms lock their write
+// set from it); SUMMARY has one bit per key (a quick miss, and deferred
+// flushing's overlap test).
+//
+// The chunk space: the open pool's heap region [chunk_lo, chunk_hi), where
+// coarse-grained logging uses chunk entries; every other address (stack,
+// globals, DRAM, the pool's root descriptor) keeps word entries.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_SLOT_LOG_INDEX_H
+#define PTM_RUNTIME_SLOT_LOG_INDEX_H
+
+#include "runtime/report.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace ptm {
+
+struct SlotLogIndex {
+  struct Bucket {
+    uint64_t key;
+    uint32_t record;
+    uint32_t stamp;
+  };
+  struct Key {
+    uint64_t key;
+    uint64_t record;
+  };
+  Bucket *buckets = nullptr;
+  uint64_t mask = 0;
+  uint32_t stamp = 1;
+  uint64_t summary = 0; // bit (hash >> 58) per key logged
+  Key *keys = nullptr;  // the entries in order (capacity: mask + 1)
+  uint64_t nkeys = 0;
+
+  static uint64_t summary_bit(uint64_t key) {
+    return 1ull << ((key >> 3) * 0x9e3779b97f4a7c15ull >> 58);
+  }
+
+  // A new, empty index able to hold CAPACITY entries.
+  void reset(uint64_t capacity) {
+    if (__builtin_expect(mask + 1 < 2 * capacity, 0))
+      grow(capacity);
+    summary = 0;
+    nkeys = 0;
+    if (++stamp == 0) { // wrapped: really clear
+      memset(buckets, 0, (mask + 1) * sizeof(Bucket));
+      stamp = 1;
+    }
+  }
+
+  // Record of KEY's entry, or -1.
+  __attribute__((always_inline)) int64_t find(uint64_t key) const {
+    if (!(summary & summary_bit(key)))
+      return -1;
+    for (uint64_t h = hash(key);; ++h) {
+      const Bucket &b = buckets[h & mask];
+      if (b.stamp != stamp)
+        return -1;
+      if (b.key == key)
+        return b.record;
+    }
+  }
+
+  // Adds KEY (absent) with its entry at RECORD.
+  void insert(uint64_t key, uint64_t record) {
+    for (uint64_t h = hash(key);; ++h) {
+      Bucket &b = buckets[h & mask];
+      if (b.stamp == stamp)
+        continue;
+      b.key = key;
+      b.record = uint32_t(record);
+      b.stamp = stamp;
+      summary |= summary_bit(key);
+      keys[nkeys++] = Key{key, record};
+      return;
+    }
+  }
+
+  void release() {
+    free(buckets);
+    free(keys);
+    *this = SlotLogIndex();
+  }
+
+private:
+  static uint64_t hash(uint64_t key) {
+    return (key >> 3) * 0x9e3779b97f4a7c15ull >> 20;
+  }
+
+  __attribute__((noinline)) void grow(uint64_t capacity) {
+    uint64_t n = 64;
+    while (n < 2 * capacity)
+      n *= 2;
+    free(buckets);
+    free(keys);
+    buckets = static_cast<Bucket *>(calloc(n, sizeof(Bucket)));
+    keys = static_cast<Key *>(malloc(n * sizeof(Key)));
+    if (!buckets || !keys)
+      fatal("out of memory for a slot log index of %llu entries",
+            (unsigned long long)capacity);
+    mask = n - 1;
+    stamp = 1;
+  }
+};
+
+extern __thread SlotLogIndex tls_log_index;
+
+// The chunk space (see above); both 0 while no pool is open.
+extern uintptr_t chunk_lo, chunk_hi;
+
+__attribute__((always_inline)) inline bool in_chunk_space(uintptr_t a,
+                                                          size_t n) {
+  return a >= chunk_lo && a + n <= chunk_hi;
+}
+
+} // namespace ptm
+
+#endif // PTM_RUNTIME_SLOT_LOG_INDEX_H
