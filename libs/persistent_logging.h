@@ -100,7 +100,7 @@ template <bool Coarse> struct PersistentEagerT {
   // Abort: restore memory (skipping dead stack frames and exception objects),
   // write the restored words back, sfence, status idle, clwb, sfence.
   static void rollback(TxThread &tx) {
-    tx.undo.rollback(stack_position(), tx.stack_mark, &tx.kept);
+    tx.undo.rollback(stack_limit(), tx.stack_mark, &tx.kept);
     PersistentUndoLog::rollback(pool::tls_slot);
   }
 };
@@ -325,6 +325,8 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
       return;
     if (!fenced)
       persist::sfence();
+    else
+      persist::fenced_by_rmw();
     memcpy(p.addr, &p.value, p.size);
     persist::flush_range(p.addr, p.size);
     p.addr = nullptr;
@@ -339,10 +341,15 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
     if (fenced || (a < q + p.size && q < a + n))
       pipeline_drain(fenced);
   }
+  // A store into the attempt's stack frames is not deferred: by the next
+  // fence its frame may have returned and the address may hold another
+  // frame (or the commit's own).
   template <class T>
   static void pipelined_write(TxThread &tx, T *addr, T value, bool fenced) {
     static_assert(sizeof(T) <= sizeof(uint64_t), "pipelined store");
     pipeline_drain(fenced);
+    if (PrivateStack::of(tx).contains(reinterpret_cast<uintptr_t>(addr)))
+      return write_in_place(tx, addr, value);
     if constexpr (kCoarseLog) {
       // Every chunk entry logged before is durable by now (its store was
       // drained behind a fence): a write into a logged chunk stores at once.

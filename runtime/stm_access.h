@@ -12,10 +12,12 @@
 // loads across the metadata checks around them.
 //
 // The private stack: frames created after the transaction began lie in
-// [current stack pointer, TxThread::stack_mark). They are private to the
-// attempt, dead after it, and may be reused by later frames of the same
-// attempt: value-based validation skips them and write-back does not write
-// them (they may now hold the frames doing the commit).
+// [stack_limit(), TxThread::stack_mark) (the whole stack below the mark,
+// not just the part above the current stack pointer: the commit's own
+// callees run below it). They are private to the attempt, dead after it, and
+// may be reused by later frames of the same attempt: value-based validation
+// skips them and write-back does not write them (they may now hold the
+// frames doing the commit).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_STM_ACCESS_H
@@ -70,7 +72,7 @@ __attribute__((always_inline)) inline void racy_copy(void *dst, const void *src,
 struct PrivateStack {
   uintptr_t lo, hi;
   static __attribute__((always_inline)) PrivateStack of(const TxThread &tx) {
-    return PrivateStack{reinterpret_cast<uintptr_t>(stack_position()),
+    return PrivateStack{reinterpret_cast<uintptr_t>(stack_limit()),
                         reinterpret_cast<uintptr_t>(tx.stack_mark)};
   }
   bool contains(uintptr_t a) const { return a >= lo && a < hi; }

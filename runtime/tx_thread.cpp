@@ -13,7 +13,22 @@ ptm_stats_t unattached_stats;
 
 __thread TxThread tls_tx;
 
-const void *stack_position() { return __builtin_frame_address(0); }
+const void *stack_limit() {
+  static thread_local const void *limit = nullptr;
+  if (__builtin_expect(limit != nullptr, 1))
+    return limit;
+  pthread_attr_t attr;
+  void *lo = nullptr;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &lo, &size);
+    pthread_attr_destroy(&attr);
+  }
+  if (!lo)
+    fatal("cannot find the bounds of this thread's stack");
+  limit = lo;
+  return limit;
+}
 
 static pthread_key_t exit_key;
 

@@ -64,9 +64,11 @@ void attach_thread(TxThread &tx) __attribute__((noinline));
 
 __attribute__((always_inline)) inline TxThread &this_thread() { return tls_tx; }
 
-// Address just below the caller's frame: the boundary of the stack that an
-// abort leaves dead.
-__attribute__((noinline)) const void *stack_position();
+// The lowest address of the calling thread's stack (its whole reserved
+// range, computed once per thread). Frames below a transaction's stack_mark
+// are dead when the attempt ends, wherever the stack pointer is then: the
+// dead stack of an attempt is [stack_limit(), stack_mark).
+const void *stack_limit();
 
 } // namespace ptm
 
