@@ -7,6 +7,8 @@
 //   clwb(p)             write back the line holding P (counted: ptm_stats.clwb)
 //   flush_range(p, n)   clwb of every line of [p, p+n)
 //   sfence()            store fence (counted: ptm_stats.sfence)
+//   fenced_by_rmw()     a locked instruction just served as the fence (no
+//                       instruction; tells the crash simulator)
 //
 // Instruction: clwb when the CPU has it (cpuid at load), else clflushopt, else
 // clflush (persist.cpp picks once; the fast path is one predictable branch).
@@ -21,7 +23,9 @@
 //
 // Crash simulator hooks: built with PTM_PERSIST_HOOKS=1, every flush and
 // fence first calls ptm_persist_observe_flush(line) / ptm_persist_observe_
-// fence(), which a simulator defines. Off by default (no cost).
+// fence(), defined by the crash simulator (runtime/crash_sim/, linked only
+// into the test variants libptm_<NAME>_crashsim; docs/crash_simulator.md).
+// Off in the normal libraries (no cost).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_PERSIST_H
@@ -93,6 +97,16 @@ __attribute__((always_inline)) inline void sfence() {
 #if !PTM_EADR
   if (__builtin_expect(latency_ticks_per_line != 0, 0))
     pay_latency();
+#endif
+}
+
+// The caller has just executed a locked read-modify-write (or mfence) and
+// relies on it as the store fence that orders its earlier clwbs (x86 orders
+// clwb with locked instructions as with sfence; fence pipelining, paper
+// IV-C). Issues and counts nothing; the crash simulator treats it as a fence.
+__attribute__((always_inline)) inline void fenced_by_rmw() {
+#if PTM_PERSIST_HOOKS
+  ptm_persist_observe_fence();
 #endif
 }
 
