@@ -1,0 +1,235 @@
+//===- simulator.cpp - track the persistent image, crash at event N -------===//
+
+#include "runtime/crash_sim/simulator.h"
+
+#include "runtime/crash_sim/config.h"
+#include "runtime/crash_sim/image.h"
+#include "runtime/pool/persistent_pool.h"
+#include "runtime/pool/thread_slot.h"
+#include "runtime/report.h"
+#include "runtime/tx_thread.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <unistd.h>
+#include <unordered_map>
+#include <vector>
+
+namespace ptm {
+namespace crash_sim {
+
+namespace {
+
+enum class Kind : uint8_t { Clwb, Fence };
+
+struct InFlight {
+  uint64_t off; // of the line in the pool
+  uint32_t owner;
+  char data[kLine];
+};
+
+struct State {
+  std::mutex mu;
+  bool tracking = false;
+  char *base = nullptr;
+  uint64_t size = 0;
+  uint64_t epoch = 0;
+  char *persistent = nullptr; // shadow copy: the persistent image
+  std::vector<InFlight> in_flight;
+  Config config;
+  uint64_t events = 0, clwbs = 0, fences = 0, dropped = 0;
+  bool count_at_exit = false;
+};
+
+// Never destroyed: hooks may run during exit.
+State &state() {
+  static State *s = new State;
+  return *s;
+}
+
+std::atomic<uint32_t> next_owner{1};
+__thread uint32_t tls_owner;
+
+// The mutation's position inside the calling thread's transaction.
+struct TxPosition {
+  uint64_t commits = ~0ull, aborts = ~0ull, attempt = 0;
+  uint64_t fences = 0, clwbs = 0;
+};
+__thread TxPosition tls_position;
+
+uint32_t owner() {
+  if (!tls_owner)
+    tls_owner = next_owner.fetch_add(1);
+  return tls_owner;
+}
+
+void print_count() {
+  State &s = state();
+  fprintf(stderr,
+          "ptm: crash-sim: %llu persistence events (%llu clwb, %llu sfence)"
+          "%s\n",
+          (unsigned long long)s.events, (unsigned long long)s.clwbs,
+          (unsigned long long)s.fences,
+          s.dropped ? " (mutated: some were dropped)" : "");
+}
+
+void start_tracking(State &s, const pool::PoolView &v, uint64_t epoch) {
+  std::string problem;
+  if (!read_config(&s.config, &problem))
+    fatal("crash simulator: %s", problem.c_str());
+  if (s.config.count && !s.count_at_exit) {
+    s.count_at_exit = true;
+    atexit(print_count);
+  }
+  free(s.persistent);
+  s.base = v.base;
+  s.size = v.size();
+  s.epoch = epoch;
+  s.persistent = static_cast<char *>(malloc(s.size));
+  if (!s.persistent)
+    fatal("crash simulator: no memory for a %llu-byte shadow of the pool",
+          (unsigned long long)s.size);
+  memcpy(s.persistent, s.base, s.size);
+  s.in_flight.clear();
+  s.tracking = true;
+}
+
+// The rest of this process's command line, for the reproduction hint.
+std::string command_line() {
+  std::string out;
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return out;
+  char buf[4096];
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  for (ssize_t i = 0; i < n; ++i)
+    out += buf[i] ? buf[i] : ' ';
+  return out;
+}
+
+[[noreturn]] void crash(State &s, Kind kind) {
+  std::unordered_map<uint64_t, const char *> newest;
+  for (const InFlight &f : s.in_flight)
+    newest[f.off] = f.data;
+  ImageStats st;
+  compose_image(s.persistent, s.base, s.size, newest, s.config.mode,
+                s.config.seed, &st);
+  std::string problem;
+  if (!write_image(s.config.image.c_str(), s.persistent, s.size, &problem))
+    fatal("crash simulator: %s", problem.c_str());
+  fprintf(stderr,
+          "ptm: crash-sim: crash at event %llu (%s), mode %s, seed %llu: "
+          "image %s (kept %llu of %llu dirty lines, %llu of %llu in-flight "
+          "lines)\n"
+          "ptm: crash-sim: reproduce (from the pool as this process found "
+          "it): PTM_CRASH_AT=%llu PTM_CRASH_MODE=%s "
+          "PTM_CRASH_SEED=%llu PTM_CRASH_IMAGE=%s%s%s %s\n",
+          (unsigned long long)s.config.crash_at,
+          kind == Kind::Fence ? "sfence" : "clwb", mode_name(s.config.mode),
+          (unsigned long long)s.config.seed, s.config.image.c_str(),
+          (unsigned long long)st.dirty_kept, (unsigned long long)st.dirty,
+          (unsigned long long)st.in_flight_kept,
+          (unsigned long long)st.in_flight,
+          (unsigned long long)s.config.crash_at, mode_name(s.config.mode),
+          (unsigned long long)s.config.seed, s.config.image.c_str(),
+          s.config.mutation == Mutation::Off ? "" : " PTM_CRASH_MUTATE=",
+          s.config.mutation == Mutation::Off
+              ? ""
+              : (std::string(mutation_name(s.config.mutation)) + ":" +
+                 std::to_string(s.config.mutate_nth))
+                    .c_str(),
+          command_line().c_str());
+  fflush(stderr);
+  _exit(kCrashExitStatus);
+}
+
+// True if the mutation drops this event (the N-th of its kind in the
+// calling thread's transaction). Outside transactions nothing is dropped.
+bool mutated(const Config &c, Kind kind) {
+  if (c.mutation == Mutation::Off)
+    return false;
+  TxThread &tx = this_thread();
+  if (tx.attempt == 0)
+    return false;
+  TxPosition &p = tls_position;
+  uint64_t commits = tx.stats->commits, aborts = tx.stats->aborts;
+  if (p.commits != commits || p.aborts != aborts || p.attempt != tx.attempt) {
+    p = TxPosition();
+    p.commits = commits;
+    p.aborts = aborts;
+    p.attempt = tx.attempt;
+  }
+  if (kind == Kind::Fence)
+    return c.mutation == Mutation::DropFence && ++p.fences == c.mutate_nth;
+  return c.mutation == Mutation::DropClwb && ++p.clwbs == c.mutate_nth;
+}
+
+void observe(Kind kind, const void *addr) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  const pool::PoolView &v = pool::open_view;
+  if (!v.base) {
+    s.tracking = false;
+    return;
+  }
+  uint64_t epoch = pool::pool_epoch.load(std::memory_order_relaxed);
+  if (!s.tracking || v.base != s.base ||
+      (s.epoch != 0 && epoch != 0 && epoch != s.epoch))
+    start_tracking(s, v, epoch);
+  else if (s.epoch == 0)
+    s.epoch = epoch;
+  ++s.events;
+  ++(kind == Kind::Fence ? s.fences : s.clwbs);
+  if (s.events == s.config.crash_at)
+    crash(s, kind);
+  if (mutated(s.config, kind)) {
+    ++s.dropped;
+    return;
+  }
+  if (kind == Kind::Clwb) {
+    uint64_t a = reinterpret_cast<uint64_t>(addr) & ~(kLine - 1);
+    uint64_t b = reinterpret_cast<uint64_t>(s.base);
+    if (a < b || a - b + kLine > s.size)
+      return; // not pool memory
+    InFlight f;
+    f.off = a - b;
+    f.owner = owner();
+    memcpy(f.data, s.base + f.off, kLine);
+    s.in_flight.push_back(f);
+    return;
+  }
+  uint32_t me = owner();
+  size_t keep = 0;
+  for (size_t i = 0; i < s.in_flight.size(); ++i) {
+    InFlight &f = s.in_flight[i];
+    if (f.owner == me)
+      memcpy(s.persistent + f.off, f.data, kLine);
+    else
+      s.in_flight[keep++] = f;
+  }
+  s.in_flight.resize(keep);
+}
+
+} // namespace
+
+} // namespace crash_sim
+} // namespace ptm
+
+extern "C" void ptm_persist_observe_flush(const void *line) {
+  ptm::crash_sim::observe(ptm::crash_sim::Kind::Clwb, line);
+}
+
+extern "C" void ptm_persist_observe_fence(void) {
+  ptm::crash_sim::observe(ptm::crash_sim::Kind::Fence, nullptr);
+}
+
+extern "C" uint64_t ptm_crash_sim_events(void) {
+  ptm::crash_sim::State &s = ptm::crash_sim::state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return s.events;
+}

@@ -1,0 +1,428 @@
+/*
+ * crash_case.c - one simulated crash in forked children (see crash_case.h).
+ */
+#define _GNU_SOURCE
+#include "crash_case.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ptm.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The simulator's exit status (runtime/crash_sim/simulator.h). */
+#define CRASHED 86
+/* Defined by the crash-simulator variant of the library. */
+uint64_t ptm_crash_sim_events(void);
+int ptm_crash_sim_heap(uint64_t *blocks, char *why, size_t n);
+
+/* What children report back (a shared anonymous mapping). */
+struct shared {
+  uint64_t acked;  /* operations whose transaction returned */
+  uint64_t events; /* persistence events of a finished run */
+};
+
+static struct shared *shared_page(void) {
+  static struct shared *s;
+  if (!s) {
+    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      perror("crash test: mmap");
+      exit(2);
+    }
+    s = p;
+  }
+  return s;
+}
+
+static void path_in(const struct case_env *e, const char *name, char *buf,
+                    size_t n) {
+  snprintf(buf, n, "%s/%s", e->dir, name);
+}
+
+/* Sparse copy of SRC to DST; 0 or -1 (message printed). */
+static int copy_file(const char *src, const char *dst) {
+  int in = open(src, O_RDONLY | O_CLOEXEC);
+  int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (in < 0 || out < 0) {
+    fprintf(stderr, "crash test: cannot copy %s to %s: %s\n", src, dst,
+            strerror(errno));
+    if (in >= 0)
+      close(in);
+    if (out >= 0)
+      close(out);
+    return -1;
+  }
+  static char buf[1 << 16];
+  static const char zero[1 << 16];
+  off_t off = 0;
+  ssize_t got;
+  int rc = 0;
+  while ((got = read(in, buf, sizeof buf)) > 0) {
+    if (memcmp(buf, zero, (size_t)got) != 0 &&
+        pwrite(out, buf, (size_t)got, off) != got)
+      rc = -1;
+    off += got;
+  }
+  if (got < 0 || ftruncate(out, off) != 0)
+    rc = -1;
+  if (rc)
+    fprintf(stderr, "crash test: cannot copy %s to %s: %s\n", src, dst,
+            strerror(errno));
+  close(in);
+  close(out);
+  return rc;
+}
+
+static void clear_crash_env(void) {
+  static const char *vars[] = {"PTM_CRASH_AT",    "PTM_CRASH_MODE",
+                               "PTM_CRASH_SEED",  "PTM_CRASH_IMAGE",
+                               "PTM_CRASH_COUNT", "PTM_CRASH_MUTATE",
+                               "PTM_POOL"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+    unsetenv(vars[i]);
+}
+
+static void set_crash_env(const struct case_env *e, uint64_t at,
+                          const char *mode, uint64_t seed, const char *image) {
+  char num[32];
+  clear_crash_env();
+  if (at) {
+    snprintf(num, sizeof num, "%llu", (unsigned long long)at);
+    setenv("PTM_CRASH_AT", num, 1);
+    setenv("PTM_CRASH_MODE", mode, 1);
+    snprintf(num, sizeof num, "%llu", (unsigned long long)seed);
+    setenv("PTM_CRASH_SEED", num, 1);
+    setenv("PTM_CRASH_IMAGE", image, 1);
+  }
+  if (e->mutate)
+    setenv("PTM_CRASH_MUTATE", e->mutate, 1);
+}
+
+/* Runs FN(E, ARG) in a child whose stderr goes to LOG; its exit status, or
+ * 128 + signal. */
+static int in_child(void (*fn)(const struct case_env *, const void *),
+                    const struct case_env *e, const void *arg,
+                    const char *log) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("crash test: fork");
+    return -1;
+  }
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      dup2(fd, 2);
+      close(fd);
+    }
+    alarm(120); /* a hang (e.g. a cycle in damaged data) is a failure */
+    fn(e, arg);
+    _exit(0);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  if (WIFSIGNALED(status))
+    return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+/* ---- children ---- */
+
+struct run_arg {
+  const char *pool;
+  uint64_t at;
+  const char *mode;
+  uint64_t seed;
+  const char *image;
+};
+
+static void child_run(const struct case_env *e, const void *p) {
+  const struct run_arg *a = p;
+  set_crash_env(e, a->at, a->mode, a->seed, a->image);
+  struct shared *s = shared_page();
+  s->acked = 0;
+  if (ptm_open(a->pool, 0) != 0)
+    _exit(3);
+  void *root = ptm_root(0);
+  if (!root)
+    _exit(3);
+  for (uint64_t i = 0; i < e->ops; i++) {
+    e->w->op(root, i, e->op_seed);
+    s->acked = i + 1;
+  }
+  s->events = ptm_crash_sim_events();
+  ptm_close();
+}
+
+static void child_recover(const struct case_env *e, const void *p) {
+  const struct run_arg *a = p;
+  set_crash_env(e, a->at, a->mode, a->seed, a->image);
+  int rc = ptm_open(a->pool, 0);
+  shared_page()->events = ptm_crash_sim_events();
+  _exit(rc == 0 ? 0 : 2);
+}
+
+struct check_arg {
+  const char *pool;
+  int crashed;
+  uint64_t acked;
+};
+
+static void child_check(const struct case_env *e, const void *p) {
+  const struct check_arg *a = p;
+  clear_crash_env();
+  if (ptm_open(a->pool, 0) != 0) {
+    fprintf(stderr, "recovery failed: ptm_open refused the crash image\n");
+    _exit(2);
+  }
+  const uint64_t *root = ptm_root(0);
+  if (!root) {
+    fprintf(stderr, "the recovered pool has no root object\n");
+    _exit(1);
+  }
+  uint64_t done = root[0];
+  if (a->crashed ? (done < a->acked || done > a->acked + 1) : done != e->ops) {
+    fprintf(stderr,
+            "durability: the pool holds %llu operations, %llu were "
+            "acknowledged%s\n",
+            (unsigned long long)done, (unsigned long long)a->acked,
+            a->crashed ? " before the crash (one more may be in flight)" : "");
+    _exit(1);
+  }
+  char why[512];
+  if (e->w->check(root, done, e->op_seed, why, sizeof why)) {
+    fprintf(stderr, "%s\n", why);
+    _exit(1);
+  }
+  long expected = e->w->expected_blocks(root, done, e->op_seed);
+  uint64_t blocks = 0;
+  if (ptm_crash_sim_heap(&blocks, why, sizeof why) != 0) {
+    fprintf(stderr, "%s\n", why);
+    _exit(1);
+  }
+  if (expected >= 0 && blocks != (uint64_t)expected) {
+    fprintf(stderr,
+            "heap: %llu blocks allocated, the recovered data reaches %ld (a "
+            "leak or a lost block)\n",
+            (unsigned long long)blocks, expected);
+    _exit(1);
+  }
+  ptm_close();
+}
+
+/* Runs the pool tool (CMD: check) on POOL with stdout to
+ * LOG; its exit status. */
+static int run_tool(const struct case_env *e, const char *cmd, const char *pool,
+                    const char *log) {
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
+    execl(e->pool_tool, e->pool_tool, cmd, pool, (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void first_line(const char *log, char *buf, size_t n) {
+  buf[0] = '\0';
+  FILE *f = fopen(log, "r");
+  if (!f)
+    return;
+  char line[512];
+  /* the last line that is not the simulator's own report */
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "ptm: crash-sim:", 15) != 0) {
+      line[strcspn(line, "\n")] = '\0';
+      snprintf(buf, n, "%s", line);
+      break;
+    }
+  fclose(f);
+}
+
+/* ---- public ---- */
+
+static void child_init(const struct case_env *e, const void *p) {
+  clear_crash_env();
+  const char *pool = p;
+  if (!e->pool_tool && ptm_open(pool, 32u << 20) != 0)
+    _exit(3);
+  if (e->pool_tool && ptm_open(pool, 0) != 0)
+    _exit(3);
+  void *root = ptm_root(e->w->root_size);
+  if (!root)
+    _exit(3);
+  e->w->init(root, e->op_seed);
+  ptm_close();
+}
+
+int make_base_pool(const struct case_env *e, char *path, size_t n) {
+  char log[4096];
+  path_in(e, "base.pool", path, n);
+  path_in(e, "init.log", log, sizeof log);
+  unlink(path);
+  if (e->pool_tool) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd >= 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+      }
+      /* a small pool: 2 thread slots of 64 KiB, a 4 MiB file */
+      execl(e->pool_tool, e->pool_tool, "create", path, "4M", "--slots", "2",
+            "--slot-size", "64K", (char *)NULL);
+      _exit(127);
+    }
+    int status;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) {
+      fprintf(stderr, "crash test: %s create failed (see %s)\n", e->pool_tool,
+              log);
+      return -1;
+    }
+  }
+  if (in_child(child_init, e, path, log) != 0) {
+    fprintf(stderr, "crash test: the %s workload's init failed (see %s)\n",
+            e->w->name, log);
+    return -1;
+  }
+  return 0;
+}
+
+int64_t count_run_events(const struct case_env *e) {
+  char pool[4096], log[4096];
+  path_in(e, "count.pool", pool, sizeof pool);
+  path_in(e, "count.log", log, sizeof log);
+  if (copy_file(e->base_pool, pool) != 0)
+    return -1;
+  struct run_arg a = {pool, 0, "none", 0, NULL};
+  shared_page()->events = 0;
+  int rc = in_child(child_run, e, &a, log);
+  if (rc != 0) {
+    fprintf(stderr,
+            "crash test: the %s workload failed without a crash "
+            "(status %d, see %s)\n",
+            e->w->name, rc, log);
+    return -1;
+  }
+  return (int64_t)shared_page()->events;
+}
+
+int64_t count_recovery_events(const struct case_env *e, const char *image) {
+  char pool[4096], log[4096];
+  path_in(e, "count-recovery.pool", pool, sizeof pool);
+  path_in(e, "count-recovery.log", log, sizeof log);
+  if (copy_file(image, pool) != 0)
+    return -1;
+  struct run_arg a = {pool, 0, "none", 0, NULL};
+  shared_page()->events = 0;
+  int rc = in_child(child_recover, e, &a, log);
+  if (rc != 0)
+    return 0; /* the recovery fails: run_case reports it */
+  return (int64_t)shared_page()->events;
+}
+
+enum case_result run_case(const struct case_env *e, const struct crash_point *p,
+                          char *why, size_t n) {
+  char pool[4096], image[4096], image2[4096], log[4096], rlog[4096], clog[4096],
+      tlog[4096];
+  path_in(e, "run.pool", pool, sizeof pool);
+  path_in(e, "crash.pool", image, sizeof image);
+  path_in(e, "recovery-crash.pool", image2, sizeof image2);
+  path_in(e, "run.log", log, sizeof log);
+  path_in(e, "recovery.log", rlog, sizeof rlog);
+  path_in(e, "check.log", clog, sizeof clog);
+  path_in(e, "tool.log", tlog, sizeof tlog);
+  why[0] = '\0';
+  if (copy_file(e->base_pool, pool) != 0)
+    return CASE_HARNESS_ERROR;
+  unlink(image);
+  struct run_arg a = {pool, p->at, p->mode, p->seed, image};
+  int rc = in_child(child_run, e, &a, log);
+  if (rc == 0)
+    return CASE_NOT_REACHED;
+  if (rc != CRASHED) {
+    first_line(log, why, n);
+    snprintf(why + strlen(why), n - strlen(why),
+             " (the run ended with status %d; %s)", rc, log);
+    return CASE_HARNESS_ERROR;
+  }
+  uint64_t acked = shared_page()->acked;
+  const char *checked = image;
+  if (p->recovery_at) {
+    unlink(image2);
+    struct run_arg r = {image, p->recovery_at, p->mode, p->seed, image2};
+    rc = in_child(child_recover, e, &r, rlog);
+    if (rc == 0)
+      return CASE_NOT_REACHED;
+    if (rc == CRASHED) {
+      checked = image2;
+    } else {
+      first_line(rlog, why, n);
+      snprintf(why + strlen(why), n - strlen(why),
+               " (recovery ended with status %d; %s)", rc, rlog);
+      return CASE_VIOLATION;
+    }
+  }
+  if (p->recovery_events && !p->recovery_at)
+    *p->recovery_events = count_recovery_events(e, image);
+  struct check_arg c = {checked, 1, acked};
+  rc = in_child(child_check, e, &c, clog);
+  if (rc != 0) {
+    first_line(clog, why, n);
+    snprintf(why + strlen(why), n - strlen(why), " (check status %d; %s)", rc,
+             clog);
+    return CASE_VIOLATION;
+  }
+  if (e->pool_tool && e->w->tool_check) {
+    rc = run_tool(e, "check", checked, tlog);
+    if (rc != 0) {
+      first_line(tlog, why, n);
+      snprintf(why + strlen(why), n - strlen(why),
+               " (ptm-pool check status %d; %s)", rc, tlog);
+      return CASE_VIOLATION;
+    }
+  }
+  return CASE_OK;
+}
+
+void reproduce_command(const struct case_env *e, const char *argv0,
+                       const struct crash_point *p, char *buf, size_t n) {
+  int k = snprintf(buf, n,
+                   "%s case %s --ops %llu --op-seed %llu --at %llu --mode %s "
+                   "--seed %llu",
+                   argv0, e->w->name, (unsigned long long)e->ops,
+                   (unsigned long long)e->op_seed, (unsigned long long)p->at,
+                   p->mode, (unsigned long long)p->seed);
+  if (p->recovery_at && k > 0 && (size_t)k < n)
+    k += snprintf(buf + k, n - (size_t)k, " --recovery-at %llu",
+                  (unsigned long long)p->recovery_at);
+  if (e->mutate && k > 0 && (size_t)k < n)
+    k += snprintf(buf + k, n - (size_t)k, " --mutate %s", e->mutate);
+  if (e->pool_tool && k > 0 && (size_t)k < n)
+    k += snprintf(buf + k, n - (size_t)k, " --pool-tool %s", e->pool_tool);
+  if (k > 0 && (size_t)k < n)
+    snprintf(buf + k, n - (size_t)k, " --dir %s", e->dir);
+}
