@@ -22,7 +22,7 @@ static const char usage_text[] =
     "                          printed on stderr)\n"
     "  -U, --udp-port=0        UDP is not supported: only 0 is accepted\n"
     "  -l, --listen=ADDR       interface to listen on (default 127.0.0.1)\n"
-    "  -t, --threads=NUM       worker threads (default 4, at most 64)\n"
+    "  -t, --threads=NUM       worker threads (default 4, at most 63)\n"
     "  -m, --memory-limit=MB   item memory in megabytes (default 64)\n"
     "  -c, --conn-limit=NUM    max simultaneous connections (default 1024)\n"
     "  -M, --disable-evictions return an error when memory is exhausted\n"
@@ -136,7 +136,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
       s->listen = optarg;
       break;
     case 't':
-      s->threads = (int)number("-t", optarg, 1, 64);
+      s->threads = (int)number("-t", optarg, 1, 63);
       break;
     case 'm':
       s->mem_limit = (uint64_t)number("-m", optarg, 1, 1 << 20) << 20;

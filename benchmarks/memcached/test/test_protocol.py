@@ -473,6 +473,7 @@ def test_bad_arguments(exe, persistent):
                        (["-p", "70000"], "port out of range"),
                        (["-U", "11211"], "UDP"),
                        (["-t", "0"], "zero threads"),
+                       (["-t", "64"], "more workers than pool slots"),
                        (["-m", "-5"], "negative memory"),
                        (["-I", "10"], "item size below 1k"),
                        (["-I", "5q"], "bad size suffix"),
