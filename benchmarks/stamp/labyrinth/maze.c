@@ -12,7 +12,7 @@ static int parse_error(const char *file, long line, const char *what) {
   return 0;
 }
 
-/* Parses point coordinates from TEXT into the grid index *AT. */
+/* The grid index of the point C (x, y, z) in *AT; 0 if outside the grid. */
 static int read_point(const grid_t *g, long c[3], long *at) {
   if (!grid_contains(g, c[0], c[1], c[2]))
     return 0;
