@@ -23,8 +23,8 @@
 namespace ptm {
 
 template <class Self, class Options>
-struct PCglEagerT : PersistentPolicyBase<Self> {
-  using Base = PersistentPolicyBase<Self>;
+struct PCglEagerT : PersistentPolicyBase<Self, Options> {
+  using Base = PersistentPolicyBase<Self, Options>;
   using Base::apply_frees;
   using Base::flush_allocs;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;

@@ -19,8 +19,8 @@
 namespace ptm {
 
 template <class Self, class Options>
-struct PCglLazyT : PersistentPolicyBase<Self> {
-  using Base = PersistentPolicyBase<Self>;
+struct PCglLazyT : PersistentPolicyBase<Self, Options> {
+  using Base = PersistentPolicyBase<Self, Options>;
   using Base::apply_frees;
   using Base::flush_allocs;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;

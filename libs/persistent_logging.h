@@ -238,8 +238,8 @@ template <bool Deferred> struct PersistentLazyT {
 using PersistentLazy = PersistentLazyT<false>;
 
 template <class Self, class Options>
-struct PersistentLoggingT : PersistentPolicyBase<Self, StmPolicyBase> {
-  using Base = PersistentPolicyBase<Self, StmPolicyBase>;
+struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
+  using Base = PersistentPolicyBase<Self, Options, StmPolicyBase>;
   using Opt = Options;
   static constexpr bool kIrrevocable = false;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;

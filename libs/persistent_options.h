@@ -45,6 +45,11 @@ struct NaiveOptions {
   static constexpr bool kFencePipeline = false; // IV-C (tlrw)
   static constexpr bool kCoarseLog = false;     // IV-B
   static constexpr bool kQuiesce = true;        // V: IP drops it
+  // The allocation model (DESIGN.md): malloc/new inside a transaction take
+  // memory from the ordinary heap (GP: a transaction may touch DRAM;
+  // ptm_malloc is the way to persistent memory), or, in the IP model, where
+  // everything a transaction touches is persistent, from the pool's heap.
+  static constexpr bool kPoolMalloc = false;
 };
 
 struct GpOptions : NaiveOptions {
@@ -54,6 +59,7 @@ struct GpOptions : NaiveOptions {
 };
 
 struct IpOptions : GpOptions {
+  static constexpr bool kPoolMalloc = true;
   static constexpr bool kCoarseLog = PTM_OPT_COARSE_LOG;
   static constexpr bool kQuiesce = !PTM_OPT_NO_QUIESCE;
 };

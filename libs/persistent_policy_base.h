@@ -2,20 +2,21 @@
 //
 // The pieces of a persistent (Listing 1) policy that do not depend on the
 // algorithm (on top of BASE: PolicyBase for p_cgl_*, StmPolicyBase for the
-// concurrent ones): the pool (PersistentPool) and the IP allocation model
-// (malloc, new and ptm_malloc inside a transaction allocate from the pool's
-// heap), no irrevocability (uninstrumented code could not be made durable), and
-// the commit-time work on allocations:
+// concurrent ones): the pool (PersistentPool), the allocation model of
+// OPTIONS (kPoolMalloc: malloc and new inside a transaction allocate from the
+// pool's heap in the IP model, from the ordinary heap otherwise; ptm_malloc
+// always from the pool), no irrevocability (uninstrumented code could not be
+// made durable), and the commit-time work on allocations:
 //
 //   apply_frees      the transaction's deferred frees of pool blocks, done
 //                    through its own log inside the commit (atomic with it)
-//   flush_allocs     clwb of the blocks the transaction allocated (they may
-//                    hold plain stores, e.g. calloc's zeroing, or, with
-//                    last-allocation tracking, every write into them), once
-//                    per line, before the commit's fences; if the attempt
-//                    logged nothing (the read-only commit path, which fences
-//                    nothing) one sfence makes them durable before the
-//                    commit returns
+//   flush_allocs     clwb of the pool blocks the transaction allocated
+//                    (they may hold plain stores, e.g. calloc's zeroing,
+//                    or, with last-allocation tracking, every write into
+//                    them), once per line, before the commit's fences; if
+//                    the attempt logged nothing (the read-only commit path,
+//                    which fences nothing) one sfence makes them durable
+//                    before the commit returns
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_PERSISTENT_POLICY_BASE_H
@@ -27,13 +28,17 @@
 #include "runtime/pool/thread_slot.h"
 #include "runtime/report.h"
 #include "runtime/tx_thread.h"
+#include "runtime/volatile_heap.h"
+
+#include <type_traits>
 
 namespace ptm {
 
-template <class Self, class Base = PolicyBase>
+template <class Self, class Options, class Base = PolicyBase>
 struct PersistentPolicyBase : Base {
   using Pool = PersistentPool<Self>;
-  using TxHeap = pool::PoolHeap<Self>;
+  using TxHeap = std::conditional_t<Options::kPoolMalloc, pool::PoolHeap<Self>,
+                                    VolatileHeap>;
 
   static void begin_irrevocable(TxThread &tx) {
     fatal("%s: library '%s' is persistent and cannot run a transaction "
@@ -52,7 +57,7 @@ struct PersistentPolicyBase : Base {
     for (size_t i = 0; i < tx.frees.size; ++i) {
       void *p = tx.frees[i].ptr;
       if (pool::pool_heap && pool::pool_heap->contains(p))
-        TxHeap::free_in_tx(p);
+        pool::PoolHeap<Self>::free_in_tx(p);
       else
         tx.frees[kept++] = tx.frees[i];
     }
@@ -60,11 +65,15 @@ struct PersistentPolicyBase : Base {
   }
 
   static void flush_allocs(TxThread &tx) {
+    bool flushed = false;
     for (size_t i = 0; i < tx.allocs.size; ++i) {
       void *p = tx.allocs[i].ptr;
-      persist::flush_range(p, TxHeap::usable_size(p));
+      if (pool::pool_heap && pool::pool_heap->contains(p)) {
+        persist::flush_range(p, pool::PoolHeap<Self>::usable_size(p));
+        flushed = true;
+      }
     }
-    if (tx.allocs.size != 0 && pool::tls_slot.count == 0)
+    if (flushed && pool::tls_slot.count == 0)
       persist::sfence();
   }
 };

@@ -63,7 +63,9 @@ void *ptm_root(size_t size);
 
 /* Persistent heap (volatile heap with STM libraries). Transactional when
  * called inside a transaction: an abort frees what the attempt allocated, and
- * a free takes effect at commit. */
+ * a free takes effect at commit. malloc/new inside a transaction allocate
+ * from the pool with an ip_ library (IP model) and from the ordinary heap
+ * with p_ and gp_ libraries (GP model): use ptm_malloc for persistent data. */
 void *ptm_malloc(size_t size);
 void *ptm_calloc(size_t nmemb, size_t size);
 void *ptm_aligned_alloc(size_t alignment, size_t size);

@@ -7,6 +7,7 @@
  * to those reads until commit. */
 #include "e2e.h"
 
+#include <stdint.h>
 #include <string.h>
 
 struct record {
@@ -18,6 +19,24 @@ struct record {
 static struct record template_rec; /* shared, read inside transactions */
 static struct record *kept[8];
 static volatile size_t runtime_len = sizeof(struct record);
+
+/* The allocation model (DESIGN.md): malloc inside a transaction takes pool
+ * memory with an ip_ library, ordinary heap memory with p_ and gp_ ones.
+ * Pools are mapped far from the heap (docs/pool.md), so "in the pool" is "in
+ * the same 1 TiB region as the root object". 1 = pool, 0 = heap, -1 = no
+ * rule (volatile libraries). */
+static int expect_pool_malloc(void) {
+  const char *lib = ptm_algorithm();
+  if (strncmp(lib, "ip_", 3) == 0)
+    return 1;
+  if (strncmp(lib, "p_", 2) == 0 || strncmp(lib, "gp_", 3) == 0)
+    return 0;
+  return -1;
+}
+
+static int in_pool(const void *p, const void *root) {
+  return ((uintptr_t)p >> 40) == ((uintptr_t)root >> 40);
+}
 
 /* Same-unit helper (cloned): copy whose size the compiler does not know. */
 static void copy_bytes(void *dst, const void *src, size_t n) {
@@ -31,6 +50,8 @@ int main(void) {
     template_rec.values[i] = 100 + i;
   strcpy(template_rec.name, "template");
 
+  const void *root = ptm_root(64);
+  int pool_malloc = expect_pool_malloc();
   for (int round = 0; round < 8; round++) {
     long seen_key = 0, seen_sum = 0, seen_zero = -1, seen_len = 0;
     long seen_copy = 0;
@@ -63,6 +84,10 @@ int main(void) {
     CHECK_EQ(seen_zero, 0);
     CHECK_EQ(seen_len, 12);
     CHECK_EQ(seen_copy, 7 + round + round + 12);
+    if (pool_malloc >= 0)
+      CHECK(in_pool(kept[round], root) == pool_malloc,
+            "malloc in a transaction of %s returned %p (root %p)",
+            ptm_algorithm(), (void *)kept[round], root);
   }
   for (int round = 0; round < 8; round++) {
     CHECK_EQ(kept[round]->key, 7 + round);
