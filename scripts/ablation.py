@@ -132,6 +132,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--no-build", action="store_true",
                         help="use the trees under --root as they are")
+    parser.add_argument("--build-only", action="store_true",
+                        help="build the trees, measure nothing")
     parser.add_argument("--csv", type=pathlib.Path)
     args = parser.parse_args(argv)
     for opt in args.opts:
@@ -167,6 +169,8 @@ def main():
             build(tree, {OPTIMIZATIONS[opt][0]: "OFF"}, libs, args.bench,
                   args.jobs)
 
+    if args.build_only:
+        return 0
     mode = (["-n", str(args.ops)] if args.ops else
             ["-d", str(args.duration or 1)])
     plan = [(rep, opt, b, lib, int(t)) for rep in range(args.reps)
