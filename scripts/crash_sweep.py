@@ -16,8 +16,8 @@ mutation check: the same sweep on a deliberately broken persistence layer
 
 Prints progress on stderr, every violation with the command that reproduces
 it, and a table: library, crash points tried, cases, images recovered,
-crashes inside recovery, invariant violations; then which seeded bugs were
-caught. Exit 0 iff there is no violation and every mutation was caught.
+crashes inside recovery, invariant violations, harness errors (a child or
+ptm-pool could not run); then which seeded bugs were caught. Exit 0 iff there is no violation and every mutation was caught.
 """
 import argparse
 import concurrent.futures
@@ -145,11 +145,11 @@ def main():
           f"{args.points}, modes {args.modes}, {args.seeds} random seed(s), "
           f"recovery crashes {args.recovery}\n")
     print("| library | crash points tried | cases | images recovered "
-          "| recovery crashes | invariant violations |")
-    print("|---|---:|---:|---:|---:|---:|")
-    total = [0] * 5
+          "| recovery crashes | invariant violations | harness errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    total = [0] * 6
     for lib in libs:
-        row = [0] * 5
+        row = [0] * 6
         for w in workloads:
             s, rc, cmd, out = results[(lib, w, None)]
             if not s or rc != 0:
@@ -162,7 +162,8 @@ def main():
             row[1] += int(s["cases"])
             row[2] += int(s["recovered"])
             row[3] += int(s["recovery_crashes"])
-            row[4] += int(s["violations"]) + int(s["errors"])
+            row[4] += int(s["violations"])
+            row[5] += int(s["errors"])
         total = [a + b for a, b in zip(total, row)]
         print(f"| {lib} | " + " | ".join(str(x) for x in row) + " |")
     print("| **total** | " + " | ".join(str(x) for x in total) + " |")

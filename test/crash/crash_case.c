@@ -398,6 +398,11 @@ enum case_result run_case(const struct case_env *e, const struct crash_point *p,
   }
   if (e->pool_tool && e->w->tool_check) {
     rc = run_tool(e, "check", checked, tlog);
+    if (rc < 0 || rc == 127) { /* not run: fork or exec failed */
+      snprintf(why, n, "could not run %s (status %d; %s)", e->pool_tool, rc,
+               tlog);
+      return CASE_HARNESS_ERROR;
+    }
     if (rc != 0) {
       first_line(tlog, why, n);
       snprintf(why + strlen(why), n - strlen(why),
