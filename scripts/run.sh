@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The main job of the README: builds everything, then runs the example program
-# (examples/bank.c, compiled with the plugin, linked with LIB) end to end on a
-# persistent pool: a first run creates the pool and its bank, a second run
-# (2 threads) reopens it, recovers it and continues, then ptm-pool checks it.
-#   scripts/run.sh [LIB]    LIB defaults to p_cgl_lazy; see build/bin/ptm-config --list
+# The main job of the README: builds everything, then
+#  1. runs the example program (examples/bank.c, compiled with the plugin,
+#     linked with LIB) end to end on a persistent pool: a first run creates
+#     the pool and its bank, a second run (2 threads) reopens it, recovers it
+#     and continues, then ptm-pool checks it;
+#  2. runs the persistent memcached (bin/ptm-memcached) on a pool: stores
+#     items over the memcached protocol, SIGKILLs the server, restarts it on
+#     the same pool and reads every item back (benchmarks/memcached/demo.py).
+#   scripts/run.sh [LIB]    LIB defaults to ip_orec_lazy; see build/bin/ptm-config --list
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
-lib="${1:-p_cgl_lazy}"
+lib="${1:-ip_orec_lazy}"
 
 "$root/scripts/build.sh"
 config="$build/bin/ptm-config"
@@ -39,3 +43,6 @@ if [ "$persistent" = 1 ]; then
   "$build/bin/ptm-pool" info "$pool" | head -20
 fi
 rm -f "$pool"
+
+echo "run: benchmarks/memcached/demo.py --build $build"
+python3 "$root/benchmarks/memcached/demo.py" --build "$build"
