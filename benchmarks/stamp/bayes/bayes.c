@@ -25,6 +25,7 @@
 #include "adtree.h"
 #include "data.h"
 #include "learner.h"
+#include "options.h"
 #include "stamp_result.h"
 #include "timer.h"
 #include "tm.h"
@@ -53,27 +54,11 @@ static void usage(void) {
 }
 
 static long parse_long(int opt, const char *s, long min, long max) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < min || v > max) {
-    fprintf(stderr, "bayes: bad value '%s' for -%c (integer in [%ld, %ld])\n",
-            s, opt, min, max);
-    usage();
-  }
-  return v;
+  return stamp_option_long("bayes", opt, s, min, max, usage);
 }
 
 static double parse_double(int opt, const char *s, double min, double max) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (errno || end == s || *end || !(v >= min) || v > max) {
-    fprintf(stderr, "bayes: bad value '%s' for -%c (number in [%g, %g])\n", s,
-            opt, min, max);
-    usage();
-  }
-  return v;
+  return stamp_option_double("bayes", opt, s, min, max, usage);
 }
 
 /* Every variable's stored score against its parents: the ADtree's count

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "options.h"
 #include "segments.h"
 #include "sequencer.h"
 #include "stamp_result.h"
@@ -30,15 +31,7 @@ static void usage(void) {
 }
 
 static long parse(int opt, const char *s, long min, long max) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < min || v > max) {
-    fprintf(stderr, "genome: bad value '%s' for -%c (integer in [%ld, %ld])\n",
-            s, opt, min, max);
-    usage();
-  }
-  return v;
+  return stamp_option_long("genome", opt, s, min, max, usage);
 }
 
 int main(int argc, char **argv) {

@@ -19,6 +19,7 @@
 
 #include "decoder.h"
 #include "detector.h"
+#include "options.h"
 #include "stamp_result.h"
 #include "stream.h"
 #include "tm.h"
@@ -41,16 +42,7 @@ static void usage(void) {
 }
 
 static long parse(int opt, const char *s, long min, long max) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < min || v > max) {
-    fprintf(stderr,
-            "intruder: bad value '%s' for -%c (integer in [%ld, %ld])\n", s,
-            opt, min, max);
-    usage();
-  }
-  return v;
+  return stamp_option_long("intruder", opt, s, min, max, usage);
 }
 
 static void process(void *arg) {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "options.h"
 #include "stamp_result.h"
 #include "tm.h"
 
@@ -39,15 +40,7 @@ static void usage(void) {
 }
 
 static long parse(int opt, const char *s, long min, long max) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < min || v > max) {
-    fprintf(stderr, "kmeans: bad value '%s' for -%c (integer in [%ld, %ld])\n",
-            s, opt, min, max);
-    usage();
-  }
-  return v;
+  return stamp_option_long("kmeans", opt, s, min, max, usage);
 }
 
 /* Reads the points into a pooled matrix; exits with a message when FILE is

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "maze.h"
+#include "options.h"
 #include "router.h"
 #include "stamp_result.h"
 #include "timer.h"
@@ -29,16 +30,7 @@ static void usage(void) {
 }
 
 static long parse_long(int opt, const char *s, long min, long max) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < min || v > max) {
-    fprintf(stderr,
-            "labyrinth: bad value '%s' for -%c (integer in [%ld, %ld])\n", s,
-            opt, min, max);
-    usage();
-  }
-  return v;
+  return stamp_option_long("labyrinth", opt, s, min, max, usage);
 }
 
 int main(int argc, char **argv) {

@@ -21,6 +21,7 @@
 
 #include "gen.h"
 #include "graph.h"
+#include "options.h"
 #include "stamp_result.h"
 #include "tm.h"
 
@@ -43,25 +44,11 @@ static void usage(void) {
 }
 
 static long parse(int opt, const char *s, long min, long max) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < min || v > max) {
-    fprintf(stderr, "ssca2: bad value '%s' for -%c (integer in [%ld, %ld])\n",
-            s, opt, min, max);
-    usage();
-  }
-  return v;
+  return stamp_option_long("ssca2", opt, s, min, max, usage);
 }
 
 static double parse_prob(int opt, const char *s) {
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || *end || !(v >= 0 && v <= 1)) {
-    fprintf(stderr, "ssca2: bad value '%s' for -%c (in [0, 1])\n", s, opt);
-    usage();
-  }
-  return v;
+  return stamp_option_double("ssca2", opt, s, 0, 1, usage);
 }
 
 int main(int argc, char **argv) {

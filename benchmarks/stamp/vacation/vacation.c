@@ -21,6 +21,7 @@
 
 #include "client.h"
 #include "manager.h"
+#include "options.h"
 #include "stamp_result.h"
 #include "tm.h"
 
@@ -39,16 +40,7 @@ static void usage(void) {
 }
 
 static long parse(int opt, const char *s, long min, long max) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < min || v > max) {
-    fprintf(stderr,
-            "vacation: bad value '%s' for -%c (integer in [%ld, %ld])\n", s,
-            opt, min, max);
-    usage();
-  }
-  return v;
+  return stamp_option_long("vacation", opt, s, min, max, usage);
 }
 
 static void parse_args(int argc, char **argv) {
