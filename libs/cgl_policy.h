@@ -44,7 +44,7 @@ struct CglPolicy : PolicyBase {
 
   static void rollback(TxThread &tx) {
     stat_add(tx.stats->log_entries, tx.undo.size());
-    tx.undo.rollback(stack_limit(), tx.stack_mark, &tx.kept);
+    tx.undo.rollback(tx.stack_lo, tx.stack_mark, &tx.kept);
     global_lock.unlock();
   }
 

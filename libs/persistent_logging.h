@@ -100,7 +100,7 @@ template <bool Coarse> struct PersistentEagerT {
   // Abort: restore memory (skipping dead stack frames and exception objects),
   // write the restored words back, sfence, status idle, clwb, sfence.
   static void rollback(TxThread &tx) {
-    tx.undo.rollback(stack_limit(), tx.stack_mark, &tx.kept);
+    tx.undo.rollback(tx.stack_lo, tx.stack_mark, &tx.kept);
     PersistentUndoLog::rollback(pool::tls_slot);
   }
 };

@@ -12,7 +12,7 @@
 // loads across the metadata checks around them.
 //
 // The private stack: frames created after the transaction began lie in
-// [stack_limit(), TxThread::stack_mark) (the whole stack below the mark,
+// [TxThread::stack_lo, TxThread::stack_mark) (the whole stack below the mark,
 // not just the part above the current stack pointer: the commit's own
 // callees run below it). They are private to the attempt, dead after it, and
 // may be reused by later frames of the same attempt: value-based validation
@@ -72,7 +72,7 @@ __attribute__((always_inline)) inline void racy_copy(void *dst, const void *src,
 struct PrivateStack {
   uintptr_t lo, hi;
   static __attribute__((always_inline)) PrivateStack of(const TxThread &tx) {
-    return PrivateStack{reinterpret_cast<uintptr_t>(stack_limit()),
+    return PrivateStack{reinterpret_cast<uintptr_t>(tx.stack_lo),
                         reinterpret_cast<uintptr_t>(tx.stack_mark)};
   }
   bool contains(uintptr_t a) const { return a >= lo && a < hi; }

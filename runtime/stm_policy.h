@@ -52,7 +52,7 @@ struct StmPolicyBase : PolicyBase {
   // Rolls back in-place writes (eager algorithms, serial mode).
   static void undo_writes(TxThread &tx) {
     stat_add(tx.stats->log_entries, tx.undo.size());
-    tx.undo.rollback(stack_limit(), tx.stack_mark, &tx.kept);
+    tx.undo.rollback(tx.stack_lo, tx.stack_mark, &tx.kept);
   }
 };
 

@@ -13,10 +13,10 @@ ptm_stats_t unattached_stats;
 
 __thread TxThread tls_tx;
 
-const void *stack_limit() {
-  static thread_local const void *limit = nullptr;
-  if (__builtin_expect(limit != nullptr, 1))
-    return limit;
+// The lowest address of the calling thread's stack (its whole reserved
+// range). Frames below a transaction's stack_mark are dead when the attempt
+// ends, wherever the stack pointer is then.
+static const void *thread_stack_lo() {
   pthread_attr_t attr;
   void *lo = nullptr;
   size_t size = 0;
@@ -26,8 +26,7 @@ const void *stack_limit() {
   }
   if (!lo)
     fatal("cannot find the bounds of this thread's stack");
-  limit = lo;
-  return limit;
+  return lo;
 }
 
 static pthread_key_t exit_key;
@@ -52,6 +51,7 @@ void attach_thread(TxThread &tx) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, create_exit_key);
   tx.stats = register_thread_stats();
+  tx.stack_lo = thread_stack_lo();
   pthread_setspecific(exit_key, &tx);
   tx.attached = true;
 }

@@ -40,6 +40,9 @@ struct TxThread {
   bool attached = false;       // registered in the thread registry
   const char *where = nullptr; // site of the outermost begin
   const char *irrevocable_why = nullptr; // what made it irrevocable
+  const void *stack_lo = nullptr;   // lowest address of this thread's stack
+                                    // (set by attach_thread): the dead stack
+                                    // of an attempt is [stack_lo, stack_mark)
   const void *stack_mark = nullptr; // stack below the checkpoint frame is dead
                                     // after an abort (see UndoLog)
   jmp_buf checkpoint{};             // outermost context, for longjmp on abort
@@ -63,12 +66,6 @@ extern __thread TxThread tls_tx;
 void attach_thread(TxThread &tx) __attribute__((noinline));
 
 __attribute__((always_inline)) inline TxThread &this_thread() { return tls_tx; }
-
-// The lowest address of the calling thread's stack (its whole reserved
-// range, computed once per thread). Frames below a transaction's stack_mark
-// are dead when the attempt ends, wherever the stack pointer is then: the
-// dead stack of an attempt is [stack_limit(), stack_mark).
-const void *stack_limit();
 
 } // namespace ptm
 
