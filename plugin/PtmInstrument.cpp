@@ -6,10 +6,10 @@
 //  2. decide and make the clones (CloneBuilder), copying uninstrumented bodies;
 //  3. instrument every clone entirely, and the regions of the originals
 //     (AccessInstrumenter);
-//  4. turn region markers into checkpoint/begin/commit with the retry edge
-//     (RegionLowering);
+//  4. turn region markers into checkpoint/begin/commit with the retry edge,
+//     restoring the locals a re-execution needs (LocalRestoring,
+//     RegionLowering);
 //  5. register the clones with the runtime.
-// Locals are saved later, by PtmLocalsPass (LocalSaving.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 #include "CalleeClassifier.h"
 #include "CloneBuilder.h"
 #include "Diagnostics.h"
+#include "LocalRestoring.h"
 #include "RegionLowering.h"
 #include "RuntimeCallbacks.h"
 #include "StackPrivacy.h"
@@ -120,8 +121,9 @@ PreservedAnalyses PtmLowerPass::run(Module &M, ModuleAnalysisManager &) {
     AI.instrument(*Clone, All, /*Quiet=*/!Clones.isNeeded(*Entry.first));
   }
   for (auto &[F, R] : Regions) {
+    auto Restore = localsToRestore(*F, *R, Privacy);
     AI.instrument(*F, R->InTx, /*Quiet=*/false);
-    lowerRegions(*F, *R, RT);
+    lowerRegions(*F, *R, RT, Restore);
   }
   Clones.emitRegistration(RT);
 

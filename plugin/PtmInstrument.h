@@ -4,15 +4,11 @@
 // inside a region, and inside every function reachable from one (through
 // transactional clones), becomes a call of the ptm runtime ABI (ptm_abi.h).
 //
-// Two module passes, scheduled at the two ends of the optimizer:
-//   PtmLowerPass   (PipelineStartEP, `ptm-lower`) before any optimization, so
-//                  the optimizer never reasons about transactional memory
-//                  across the region markers: clones, instrumentation,
-//                  checkpoint/begin/commit with the retry edge, registration.
-//   PtmLocalsPass  (OptimizerLastEP, `ptm-locals`) after it: the stack slots
-//                  the optimizer left in memory and a region writes are saved
-//                  at begin so that an abort restores them.
-// `ptm-instrument` runs both (for opt and the lit tests).
+// One module pass, PtmLowerPass (`ptm-lower`, also `ptm-instrument`),
+// scheduled at PipelineStartEP, before any optimization, so that the
+// optimizer never reasons about transactional memory across the region
+// markers: clones, instrumentation, checkpoint/begin/commit with the retry
+// edge and the restoring of locals, registration.
 //
 // Organized like LLVM's ThreadSanitizer:
 //   TxRegions          which instructions of a function run in a transaction
@@ -21,7 +17,7 @@
 //   AccessInstrumenter how loads, stores, atomics, intrinsics and calls are
 //                      rewritten into runtime calls
 //   RegionLowering     markers into checkpoint, begin, commit and retry edge
-//   LocalSaving        locals an abort must restore
+//   LocalRestoring     locals an abort must restore
 //   RuntimeCallbacks   the runtime functions, declared once, indexed by size
 //
 //===----------------------------------------------------------------------===//
@@ -36,20 +32,6 @@ namespace ptm {
 struct PtmLowerPass : llvm::PassInfoMixin<PtmLowerPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   // Transactions must be instrumented at -O0 and in optnone functions too.
-  static bool isRequired() { return true; }
-};
-
-struct PtmLocalsPass : llvm::PassInfoMixin<PtmLocalsPass> {
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
-};
-
-struct PtmInstrumentPass : llvm::PassInfoMixin<PtmInstrumentPass> {
-  llvm::PreservedAnalyses run(llvm::Module &M,
-                              llvm::ModuleAnalysisManager &MAM) {
-    PtmLowerPass().run(M, MAM);
-    return PtmLocalsPass().run(M, MAM);
-  }
   static bool isRequired() { return true; }
 };
 

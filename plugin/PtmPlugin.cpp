@@ -2,12 +2,12 @@
 //------------------------------===//
 //
 // Registers the ptm passes with the new pass manager:
-//  - as pipeline elements `ptm-instrument` (both phases), `ptm-lower` and
-//    `ptm-locals` (opt -passes=...);
+//  - as the pipeline element `ptm-lower`, also named `ptm-instrument`
+//    (opt -passes=...);
 //  - in clang's pipelines: PtmLowerPass at PipelineStartEP, before any
-//    optimization, and PtmLocalsPass at OptimizerLastEP. Both extension points
-//    run at every optimization level, -O0 included, and in the LTO pre-link
-//    pipeline, so -flto objects carry instrumented bitcode.
+//    optimization. That extension point runs at every optimization level, -O0
+//    included, and in the LTO pre-link pipeline, so -flto objects carry
+//    instrumented bitcode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,23 +22,14 @@ static void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name == "ptm-instrument")
-          MPM.addPass(ptm::PtmInstrumentPass());
-        else if (Name == "ptm-lower")
-          MPM.addPass(ptm::PtmLowerPass());
-        else if (Name == "ptm-locals")
-          MPM.addPass(ptm::PtmLocalsPass());
-        else
+        if (Name != "ptm-instrument" && Name != "ptm-lower")
           return false;
+        MPM.addPass(ptm::PtmLowerPass());
         return true;
       });
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(ptm::PtmLowerPass());
-      });
-  PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(ptm::PtmLocalsPass());
       });
 }
 

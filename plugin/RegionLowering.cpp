@@ -46,16 +46,54 @@ static BasicBlock *splitBefore(Instruction *I, const char *Name) {
                     Name);
 }
 
-void lowerRegions(Function &F, TxRegions &R, RuntimeCallbacks &RT) {
+// Copies the whole of slot From into slot To (same type and count): a load
+// and a store for a scalar, which promotion turns into one SSA value, a
+// memcpy for an aggregate or an array.
+static void copySlot(IRBuilder<> &IRB, AllocaInst *To, AllocaInst *From) {
+  Type *Ty = From->getAllocatedType();
+  const DataLayout &DL = From->getModule()->getDataLayout();
+  if (Ty->isSingleValueType() && !From->isArrayAllocation()) {
+    LoadInst *V = IRB.CreateAlignedLoad(Ty, From, From->getAlign());
+    IRB.CreateAlignedStore(V, To, To->getAlign());
+    return;
+  }
+  uint64_t Size = DL.getTypeAllocSize(Ty) *
+                  cast<ConstantInt>(From->getArraySize())->getZExtValue();
+  IRB.CreateMemCpy(To, To->getAlign(), From, From->getAlign(), Size);
+}
+
+// Entry copies: one slot per local to restore, next to it in the entry block.
+// Written only before a checkpoint and read at the start of every attempt.
+static SmallVector<std::pair<AllocaInst *, AllocaInst *>, 8>
+makeEntryCopies(ArrayRef<AllocaInst *> Restore) {
+  SmallVector<std::pair<AllocaInst *, AllocaInst *>, 8> Copies;
+  for (AllocaInst *A : Restore) {
+    IRBuilder<> IRB(A->getNextNode());
+    AllocaInst *C = IRB.CreateAlloca(A->getAllocatedType(), A->getArraySize(),
+                                     A->getName() + ".ptm.entry");
+    C->setAlignment(A->getAlign());
+    markTemporary(C);
+    Copies.emplace_back(A, C);
+  }
+  return Copies;
+}
+
+void lowerRegions(Function &F, TxRegions &R, RuntimeCallbacks &RT,
+                  ArrayRef<AllocaInst *> Restore) {
+  auto Copies = makeEntryCopies(Restore);
   DenseMap<CallInst *, BasicBlock *> Restart;
   for (CallInst *B : R.OuterBegins) {
     BasicBlock *Head = B->getParent();
     BasicBlock *Body = splitBefore(B, "ptm.restart");
     TxIRBuilder IRB(Head->getTerminator());
+    for (auto &[Local, Copy] : Copies)
+      copySlot(IRB, Copy, Local);
     Value *Buf = IRB.CreateCall(RT.Checkpoint, {});
     CallInst *SJ = IRB.CreateCall(RT.Setjmp, {Buf});
     SJ->addFnAttr(Attribute::ReturnsTwice);
     IRB.moveTo(B);
+    for (auto &[Local, Copy] : Copies)
+      copySlot(IRB, Local, Copy);
     IRB.CreateCall(RT.TxBegin, {RT.string(describeLocation(*B))});
     Restart[B] = Body;
     B->eraseFromParent();

@@ -3,7 +3,10 @@
 #ifndef PTM_PLUGIN_REGIONLOWERING_H
 #define PTM_PLUGIN_REGIONLOWERING_H
 
+#include "llvm/ADT/ArrayRef.h"
+
 namespace llvm {
+class AllocaInst;
 class Function;
 class Module;
 } // namespace llvm
@@ -18,13 +21,16 @@ class TxRegions;
 void normalizeMarkers(llvm::Module &M);
 
 // Turns the markers of F's outermost regions into
+//     copy each local of Restore into its entry copy
 //     %buf = __ptm_tx_checkpoint(); _setjmp(%buf)
 //   ptm.restart:
+//     copy each entry copy back into its local
 //     __ptm_tx_begin(where)
 //     ... region ...
 //     %retry = __ptm_tx_commit(); br %retry != 0 ? ptm.restart : ptm.committed
-// and removes nested markers.
-void lowerRegions(llvm::Function &F, TxRegions &R, RuntimeCallbacks &RT);
+// and removes nested markers. Restore: localsToRestore (LocalRestoring.h).
+void lowerRegions(llvm::Function &F, TxRegions &R, RuntimeCallbacks &RT,
+                  llvm::ArrayRef<llvm::AllocaInst *> Restore);
 
 // Removes every marker of F (a clone: all of it runs in a transaction, so
 // its regions are nested).

@@ -77,10 +77,6 @@ RuntimeCallbacks::RuntimeCallbacks(Module &M, bool Weak) : M(M), Weak(Weak) {
     F->addFnAttr(Attribute::ReturnsTwice);
   TxBegin = declare("__ptm_tx_begin", FunctionType::get(Void, {Ptr}, false));
   TxCommit = declare("__ptm_tx_commit", FunctionType::get(I32, {}, false));
-  SaveLocal = declare("__ptm_tx_save_local",
-                      FunctionType::get(Void, {Ptr, IntPtrTy}, false));
-  if (auto *F = dyn_cast<Function>(SaveLocal.getCallee()))
-    F->addParamAttr(0, Attribute::NoCapture);
 
   CloneLookup =
       declare("__ptm_clone_lookup", FunctionType::get(Ptr, {Ptr, Ptr}, false));

@@ -28,7 +28,7 @@ public:
   llvm::FunctionCallee ReadFn[NumSizes], WriteFn[NumSizes];
   llvm::FunctionCallee ReadN, WriteN; // (private, shared, n)
   llvm::FunctionCallee Memcpy, Memmove, Memset;
-  llvm::FunctionCallee Checkpoint, Setjmp, TxBegin, TxCommit, SaveLocal;
+  llvm::FunctionCallee Checkpoint, Setjmp, TxBegin, TxCommit;
   llvm::FunctionCallee CloneLookup, RegisterClones, Unsupported;
 
   // Any other runtime function (libc and allocation replacements), declared

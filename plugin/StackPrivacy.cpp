@@ -34,8 +34,13 @@ bool StackPrivacy::isPrivateAlloca(const AllocaInst *AI) {
   auto It = Cache.find(AI);
   if (It != Cache.end())
     return It->second;
-  bool Private = !PointerMayBeCaptured(AI, /*ReturnCaptures=*/true,
-                                       /*StoreCaptures=*/true);
+  // A dynamic alloca (a VLA, alloca()) may hold data from before a region
+  // that an abort cannot copy back (LocalRestoring copies fixed-size slots
+  // only): its accesses go through barriers, so the library's log restores
+  // it.
+  bool Private =
+      AI->isStaticAlloca() && !PointerMayBeCaptured(AI, /*ReturnCaptures=*/true,
+                                                    /*StoreCaptures=*/true);
   Cache[AI] = Private;
   return Private;
 }

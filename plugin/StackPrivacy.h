@@ -25,7 +25,7 @@ bool isTemporary(const llvm::AllocaInst *AI);
 
 class StackPrivacy {
 public:
-  // A stack slot whose address is never captured.
+  // A fixed-size stack slot whose address is never captured.
   bool isPrivateAlloca(const llvm::AllocaInst *AI);
   // Every object Ptr may point to is such a slot.
   bool isPrivate(const llvm::Value *Ptr);

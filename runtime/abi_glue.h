@@ -8,11 +8,10 @@
 //
 // Abort path (ptm_restart, an injected abort):
 //   P::rollback (undo memory, release) -> free the attempt's allocations and
-//   drop its deferred frees -> restore saved locals (newest first) ->
-//   aborts++ -> depth = 0 -> longjmp(checkpoint, 1); the instrumented code
-//   then calls __ptm_tx_begin again. A commit that fails validation does the
-//   same rollback but returns 1 from __ptm_tx_commit instead of longjmp (the
-//   plugin's retry edge).
+//   drop its deferred frees -> aborts++ -> depth = 0 -> longjmp(checkpoint, 1);
+//   the instrumented code then calls __ptm_tx_begin again. A commit that fails
+//   validation does the same rollback but returns 1 from __ptm_tx_commit
+//   instead of longjmp (the plugin's retry edge).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_ABI_GLUE_H
@@ -71,7 +70,6 @@ template <class P> struct Runtime {
     tx.irrevocable = irrevocable;
     tx.irrevocable_why = irrevocable ? where : nullptr;
     ++tx.attempt;
-    tx.locals.clear();
     tx.kept.clear();
     tx.last_alloc_size = 0;
     P::on_event(tx, Event::Begin, 0);
@@ -105,7 +103,6 @@ template <class P> struct Runtime {
       return 1;
     }
     commit_allocations<P>(tx);
-    tx.locals.clear();
     tx.kept.clear();
     tx.attempt = 0;
     tx.irrevocable = false;
@@ -129,10 +126,7 @@ template <class P> struct Runtime {
     return p;
   }
 
-  // Saved locals are restored for a re-execution only: when an exception
-  // leaves the transaction, the function's locals (its exception slots among
-  // them) keep their values.
-  static void rollback_attempt(TxThread &tx, bool restore_locals = true) {
+  static void rollback_attempt(TxThread &tx) {
     // Inside the attempt while it is undone, also when commit failed or
     // aborted (commit runs at depth 0): the heap must see that releasing
     // the attempt's allocations undoes them, and not free them for real in
@@ -140,11 +134,7 @@ template <class P> struct Runtime {
     tx.depth = 1;
     P::rollback(tx);
     rollback_allocations<P>(tx);
-    size_t restored = restore_locals ? tx.locals.restore() : 0;
-    tx.locals.clear();
     tx.kept.clear();
-    if (restored)
-      P::on_event(tx, Event::LocalsRestored, restored);
     stat_add(tx.stats->aborts);
     tx.depth = 0;
   }
@@ -203,14 +193,6 @@ template <class P> struct Runtime {
   [[noreturn]] static PTM_SLOW void injected_abort(TxThread &tx) {
     P::on_event(tx, Event::InjectedAbort, 0);
     abort(tx);
-  }
-
-  static void save_local(void *addr, size_t n) {
-    TxThread &tx = this_thread();
-    if (tx.depth != 1)
-      return;
-    tx.locals.save(addr, n);
-    P::on_event(tx, Event::LocalSaved, n);
   }
 
   // ---- Irrevocability -----------------------------------------------------
@@ -319,7 +301,7 @@ template <class P> struct Runtime {
     // only the effects of the uninstrumented code it ran cannot be undone.
     tx.irrevocable = false;
     P::on_event(tx, Event::UnwindRollback, 0);
-    rollback_attempt(tx, /*restore_locals=*/false);
+    rollback_attempt(tx);
     tx.attempt = 0;
   }
 
@@ -624,9 +606,6 @@ template <class P>
     PtmRuntime::begin(where, __builtin_dwarf_cfa());                           \
   }                                                                            \
   int __ptm_tx_commit(void) { return PtmRuntime::commit(); }                   \
-  void __ptm_tx_save_local(void *a, size_t n) {                                \
-    PtmRuntime::save_local(a, n);                                              \
-  }                                                                            \
   uint8_t __ptm_read_1(const void *a) {                                        \
     return PtmRuntime::read<uint8_t, PtmEvent::Read1>(a);                      \
   }                                                                            \

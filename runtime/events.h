@@ -21,12 +21,11 @@ enum class Event : unsigned {
   Restart,        // ptm_restart
   Abort,          // an attempt was rolled back to re-execute (any cause)
   InjectedAbort,  // ... because the policy asked for it (inject_abort)
+  InjectedRetry,  // ... a commit the test runtime failed on purpose
   UnwindRollback, // an exception left the outermost region: rolled back
   UnwindCommit,   // ... an irrevocable one: its effects are kept
   RegionBegin,    // __ptm_region_begin (code compiled without the plugin)
   RegionEnd,      // __ptm_region_end
-  LocalSaved,     // __ptm_tx_save_local recorded a local (arg = bytes)
-  LocalsRestored, // an abort restored saved locals (arg = how many)
   Irrevocable,    // the transaction became irrevocable
 
   // Barriers (abort injection points).

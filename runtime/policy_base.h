@@ -39,7 +39,7 @@
 //   tx_conflict<P>(tx, AbortCause::ReadConflict);    // [[noreturn]]
 //
 // which the glue (abi_glue.h) implements as the abort path: P::rollback, the
-// attempt's allocations and saved locals are undone, aborts and the cause's
+// attempt's allocations are undone, aborts and the cause's
 // counter are incremented, and it longjmps to the checkpoint (the plugin
 // re-executes, calling __ptm_tx_begin again). It must not be called in an
 // irrevocable transaction. A commit whose validation fails may instead return

@@ -37,7 +37,6 @@ static void on_thread_exit(void *arg) {
     warning("a thread exited inside a transaction (begun at %s)",
             tx->where ? tx->where : "?");
   tx->undo.release();
-  tx->locals.release();
   tx->allocs.release();
   tx->frees.release();
 }

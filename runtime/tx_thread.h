@@ -14,7 +14,6 @@
 
 #include "ptm.h"
 #include "runtime/grow_buffer.h"
-#include "runtime/local_save_log.h"
 #include "runtime/undo_log.h"
 
 #include <csetjmp>
@@ -48,7 +47,6 @@ struct TxThread {
   jmp_buf checkpoint{};             // outermost context, for longjmp on abort
   jmp_buf scratch{};   // where nested checkpoints save (never resumed)
   UndoLog undo;        // in-place writes of the attempt
-  LocalSaveLog locals; // __ptm_tx_save_local copies
   GrowBuffer<AllocRecord> allocs; // allocated by the attempt (freed on abort)
   GrowBuffer<AllocRecord> frees;  // freed by the attempt (done at commit)
   uintptr_t last_alloc = 0;       // the attempt's most recent allocation ...

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define PTM_ABI_VERSION 1
+#define PTM_ABI_VERSION 2
 
 /* Runtime entry points never throw: an abort leaves through longjmp. */
 #if defined(__cplusplus)
@@ -41,14 +41,13 @@ void __ptm_region_unwind(int depth_at_begin) PTM_NOTHROW;
  *   buf = __ptm_tx_checkpoint();   buffer to save the context in
  *   _setjmp(buf);                  returns again (non-zero) after an abort
  *   __ptm_tx_begin(where);         starts (or joins) the transaction
- *   __ptm_tx_save_local(a, n) ...  locals restored on abort
  *   ... body ...
  *   if (__ptm_tx_commit() != 0) goto restart;   (the "retry edge")
  * A nested begin returns a scratch buffer and only counts depth.
  *
  * __ptm_tx_commit returns 0 once the transaction committed (or, nested, once
  * the depth was decremented). A non-zero result means the attempt was rolled
- * back at commit time (memory, allocations and saved locals restored, depth
+ * back at commit time (memory and allocations restored, depth
  * 0) and must re-execute: the plugin branches back to the point after
  * _setjmp. Aborts elsewhere use longjmp. The retry edge also keeps every value
  * the region uses live across it, which is what makes re-execution after a
@@ -56,9 +55,6 @@ void __ptm_region_unwind(int depth_at_begin) PTM_NOTHROW;
 void *__ptm_tx_checkpoint(void);
 void __ptm_tx_begin(const char *where);
 int __ptm_tx_commit(void);
-/* Records the N bytes at ADDR (a local of the function holding the outermost
- * region, written inside it); an abort restores them before re-executing. */
-void __ptm_tx_save_local(void *addr, size_t n);
 
 /* ---- Barriers, indexed by access size --------------------------------------
  */

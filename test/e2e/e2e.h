@@ -82,6 +82,9 @@ static inline unsigned e2e_sweep(void) {
             "%s: %" PRIu64 " injected aborts "                                 \
             "without a sweep",                                                 \
             phase, c_->injected_aborts);                                       \
+    if (ptm_test_commit_retry() > 0 && e2e_sweep() == 0)                       \
+      CHECK(c_->injected_retries > 0, "%s: no commit-time retry injected",     \
+            phase);                                                            \
     CHECK(c_->clone_misses == 0, "%s: %" PRIu64 " clone misses", phase,        \
           c_->clone_misses);                                                   \
     CHECK(c_->irrevocable == 0, "%s: %" PRIu64 " irrevocable transactions",    \

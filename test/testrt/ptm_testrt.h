@@ -1,8 +1,7 @@
 /*
  * ptm_testrt.h - the test runtime (libptm_testrt): the cgl algorithm plus
  * counters of every ABI call and abort injection, so tests can prove that a
- * transaction re-executed, that locals were restored and that allocations
- * were rolled back. Counters are process-wide (all threads).
+ * transaction re-executed and that allocations were rolled back. Counters are process-wide (all threads).
  *
  * Abort injection: with a sweep of N (PTM_TEST_ABORT_SWEEP=N in the
  * environment, or ptm_test_set_abort_sweep(N)), attempt a (1-based) of every
@@ -10,6 +9,12 @@
  * write, memory intrinsic, libc or allocation call. So a transaction with B
  * barriers aborts at barriers N, 2N, ... in successive attempts and commits in
  * attempt B/N + 1. Irrevocable transactions are never injected. 0 disables.
+ *
+ * Commit-time retries: with K (PTM_TEST_COMMIT_RETRY=K, or
+ * ptm_test_set_commit_retry(K)), the first K attempts of every transaction
+ * fail at commit: they are rolled back and __ptm_tx_commit returns non-zero,
+ * so the code re-executes through the plugin's retry edge (a branch), not
+ * through longjmp. Both injections may be combined. 0 disables.
  */
 #ifndef PTM_TESTRT_H
 #define PTM_TESTRT_H
@@ -61,14 +66,13 @@ struct ptm_test_counts {
   uint64_t commits;          /* outermost commits                          */
   uint64_t aborts;           /* attempts rolled back to re-execute         */
   uint64_t injected_aborts;  /* ... of which injected by the sweep         */
+  uint64_t injected_retries; /* ... of which commit-time retries injected  */
   uint64_t restarts;         /* ptm_restart calls                          */
   uint64_t unwind_rollbacks; /* exceptions that rolled a transaction back  */
   uint64_t unwind_commits;   /* ... that left an irrevocable one (kept)    */
   uint64_t region_begins;    /* __ptm_region_begin (no plugin)             */
   uint64_t region_ends;      /* __ptm_region_end                           */
   uint64_t irrevocable;      /* transactions that became irrevocable       */
-  uint64_t locals_saved;     /* __ptm_tx_save_local calls recorded         */
-  uint64_t locals_restored;  /* locals written back by aborts              */
   /* Barriers. */
   uint64_t barriers; /* all barrier calls (injection points)       */
   uint64_t reads[PTM_TEST_SIZES];
@@ -99,6 +103,9 @@ void ptm_test_reset(void);
 /* Sets the abort sweep N (0: no injection). */
 void ptm_test_set_abort_sweep(unsigned n);
 unsigned ptm_test_abort_sweep(void);
+/* Sets the number K of commit-time retries per transaction (0: none). */
+void ptm_test_set_commit_retry(unsigned k);
+unsigned ptm_test_commit_retry(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -36,6 +36,8 @@ void track_block(uintptr_t block, bool alive) {
 __attribute__((constructor)) void read_environment() {
   if (const char *env = getenv("PTM_TEST_ABORT_SWEEP"))
     ptm_test_set_abort_sweep(static_cast<unsigned>(strtoul(env, nullptr, 0)));
+  if (const char *env = getenv("PTM_TEST_COMMIT_RETRY"))
+    ptm_test_set_commit_retry(static_cast<unsigned>(strtoul(env, nullptr, 0)));
 }
 
 } // namespace
@@ -76,6 +78,9 @@ void ptm::TestrtPolicy::on_event(TxThread &, Event event, uintptr_t arg) {
   case Event::InjectedAbort:
     bump(counts.injected_aborts);
     break;
+  case Event::InjectedRetry:
+    bump(counts.injected_retries);
+    break;
   case Event::UnwindRollback:
     bump(counts.unwind_rollbacks);
     break;
@@ -90,12 +95,6 @@ void ptm::TestrtPolicy::on_event(TxThread &, Event event, uintptr_t arg) {
     break;
   case Event::Irrevocable:
     bump(counts.irrevocable);
-    break;
-  case Event::LocalSaved:
-    bump(counts.locals_saved);
-    break;
-  case Event::LocalsRestored:
-    bump(counts.locals_restored, arg);
     break;
   case Event::Memcpy:
     bump(counts.memcpy);
@@ -163,4 +162,12 @@ extern "C" void ptm_test_set_abort_sweep(unsigned n) {
 
 extern "C" unsigned ptm_test_abort_sweep(void) {
   return __atomic_load_n(&ptm::TestrtPolicy::abort_sweep, __ATOMIC_RELAXED);
+}
+
+extern "C" void ptm_test_set_commit_retry(unsigned k) {
+  __atomic_store_n(&ptm::TestrtPolicy::commit_retries, k, __ATOMIC_RELAXED);
+}
+
+extern "C" unsigned ptm_test_commit_retry(void) {
+  return __atomic_load_n(&ptm::TestrtPolicy::commit_retries, __ATOMIC_RELAXED);
 }

@@ -4,6 +4,8 @@
 //  - on_event: a process-wide counter per ABI call kind (ptm_testrt.h);
 //  - inject_abort: the abort sweep (attempt a aborts at its (a*N)-th
 //    barrier);
+//  - commit: commit-time retries (the first K attempts of every transaction
+//    fail at commit and take the plugin's retry edge instead of longjmp);
 //  - generic (non-in-place) reads for libc and memory intrinsics, so the
 //    paths that the word-based algorithms will use are exercised end to end;
 //  - reads and writes always counted in ptm_stats.
@@ -38,7 +40,17 @@ struct TestrtPolicy : CglPolicy {
     return ++attempt_barriers == uint64_t(tx.attempt) * sweep;
   }
 
+  static bool commit(TxThread &tx) {
+    unsigned retries = __atomic_load_n(&commit_retries, __ATOMIC_RELAXED);
+    if (retries && !tx.irrevocable && tx.attempt <= retries) {
+      on_event(tx, Event::InjectedRetry, 0);
+      return false; // the glue rolls the attempt back and returns 1
+    }
+    return CglPolicy::commit(tx);
+  }
+
   static inline unsigned abort_sweep;
+  static inline unsigned commit_retries;
 };
 
 } // namespace ptm

@@ -66,28 +66,28 @@ static void test_sweep_of_one_still_terminates() {
   free(kept);
 }
 
-static void test_locals_counted() {
+// Commit-time retries: the first K attempts fail at commit and the code
+// re-executes through the retry edge (here the do/while), never longjmp.
+static void test_commit_retry_counted() {
   ptm_test_reset();
-  ptm_test_set_abort_sweep(2);
-  volatile int local = 3;
+  ptm_test_set_commit_retry(2);
   volatile int attempts = 0; // changed between _setjmp and longjmp
+  volatile int longjmps = 0;
   do {
     void *buf = __ptm_tx_checkpoint();
-    _setjmp(static_cast<__jmp_buf_tag *>(buf));
-    __ptm_tx_begin("locals");
-    __ptm_tx_save_local(const_cast<int *>(&local), sizeof local);
+    if (_setjmp(static_cast<__jmp_buf_tag *>(buf)) != 0)
+      longjmps = longjmps + 1;
+    __ptm_tx_begin("retry");
     attempts = attempts + 1;
-    CHECK_EQ(local, 3);
-    local = 4;
-    __ptm_read_8(&cells[0]);
-    __ptm_read_8(&cells[0]);
     __ptm_read_8(&cells[0]);
   } while (__ptm_tx_commit() != 0);
-  ptm_test_set_abort_sweep(0);
-  CHECK_EQ(attempts, 2);
-  CHECK_EQ(local, 4);
-  CHECK_EQ(ptm_test_counts()->locals_saved, 2u);
-  CHECK_EQ(ptm_test_counts()->locals_restored, 1u);
+  ptm_test_set_commit_retry(0);
+  CHECK_EQ(attempts, 3);
+  CHECK_EQ(longjmps, 0);
+  CHECK_EQ(ptm_test_counts()->injected_retries, 2u);
+  CHECK_EQ(ptm_test_counts()->injected_aborts, 0u);
+  CHECK_EQ(ptm_test_counts()->aborts, 2u);
+  CHECK_EQ(ptm_test_counts()->commits, 1u);
 }
 
 static void test_irrevocable_never_injected_and_counts() {
@@ -112,8 +112,9 @@ static void test_irrevocable_never_injected_and_counts() {
     char tmp[3];
     __ptm_read_n(tmp, buf, 3);
     __ptm_write_n(buf, tmp, 3);
-    __ptm_clone_lookup(reinterpret_cast<const void *>(&test_locals_counted),
-                       "test_testrt.cpp:lookup-miss");
+    __ptm_clone_lookup(
+        reinterpret_cast<const void *>(&test_commit_retry_counted),
+        "test_testrt.cpp:lookup-miss");
     __ptm_unsupported(PTM_UNSUPPORTED_INLINE_ASM, "asm", "test_testrt.cpp:1");
   });
   CHECK_EQ(c->libc[PTM_TEST_STRLEN], 1u);
@@ -134,7 +135,7 @@ int main() {
   CHECK(strcmp(ptm_algorithm(), "testrt") == 0);
   test_sweep_injects_at_every_nth_barrier();
   test_sweep_of_one_still_terminates();
-  test_locals_counted();
+  test_commit_retry_counted();
   test_irrevocable_never_injected_and_counts();
   return check_result("testrt");
 }

@@ -52,45 +52,6 @@ static void test_restart_restores_memory_exactly() {
   CHECK(!ptm_in_transaction());
 }
 
-// The plugin saves locals of the region's function; here the test does it.
-static void test_locals_restored() {
-  volatile int counter = 10;
-  char name[16] = "start";
-  volatile int attempts = 0; // changed between _setjmp and longjmp
-  do {
-    void *buf = __ptm_tx_checkpoint();
-    _setjmp(static_cast<__jmp_buf_tag *>(buf));
-    __ptm_tx_begin("locals");
-    __ptm_tx_save_local(const_cast<int *>(&counter), sizeof counter);
-    __ptm_tx_save_local(name, sizeof name);
-    CHECK_EQ(counter, 10);
-    CHECK(strcmp(name, "start") == 0);
-    counter = counter + 5;
-    strcpy(name, "changed");
-    attempts = attempts + 1;
-    if (attempts < 2)
-      ptm_restart();
-  } while (__ptm_tx_commit() != 0);
-  CHECK_EQ(counter, 15);
-  CHECK(strcmp(name, "changed") == 0);
-  CHECK_EQ(attempts, 2);
-}
-
-static void test_save_local_ignored_when_nested() {
-  volatile int x = 1;
-  int attempts = 0;
-  run_tx([&] {
-    run_tx([&] { // nested: depth 2, the save must be ignored
-      __ptm_tx_save_local(const_cast<int *>(&x), sizeof x);
-    });
-    if (++attempts == 1) {
-      x = 2;
-      ptm_restart();
-    }
-  });
-  CHECK_EQ(x, 2); // not restored: it was never saved
-}
-
 static void test_allocation_rollback_and_deferred_free() {
   ptm_stats_t before, after;
   ptm_stats(&before);
@@ -250,8 +211,6 @@ int main() {
                                reinterpret_cast<const void *>(atomic_body)}};
   __ptm_register_clones(self, 1);
   test_restart_restores_memory_exactly();
-  test_locals_restored();
-  test_save_local_ignored_when_nested();
   test_allocation_rollback_and_deferred_free();
   test_new_throws_and_nothrow_returns_null();
   test_nesting_and_depth();

@@ -2,7 +2,6 @@
 //---------------------===//
 
 #include "check.h"
-#include "runtime/local_save_log.h"
 #include "runtime/undo_log.h"
 
 #include <cstdint>
@@ -79,33 +78,9 @@ static void test_same_location_twice_gets_oldest_value() {
   log.release();
 }
 
-static void test_local_save_log_restores_newest_first() {
-  int a = 1;
-  char buffer[100];
-  memset(buffer, 'x', sizeof buffer);
-  LocalSaveLog locals{};
-  locals.save(&a, sizeof a);
-  locals.save(buffer, sizeof buffer);
-  a = 2;
-  memset(buffer, 'y', sizeof buffer);
-  CHECK_EQ(locals.restore(), 2u);
-  CHECK_EQ(a, 1);
-  CHECK(buffer[0] == 'x' && buffer[99] == 'x');
-  // A local saved twice ends at its first (oldest) copy.
-  locals.clear();
-  locals.save(&a, sizeof a);
-  a = 5;
-  locals.save(&a, sizeof a);
-  a = 6;
-  locals.restore();
-  CHECK_EQ(a, 1);
-  locals.release();
-}
-
 int main() {
   test_rollback_restores_every_size();
   test_rollback_skips_dead_stack_range();
   test_same_location_twice_gets_oldest_value();
-  test_local_save_log_restores_newest_first();
   return check_result("undo_log");
 }

@@ -1,6 +1,6 @@
 ; A local whose address escapes (passed to another function) may be shared:
 ; its accesses inside the region are instrumented like any memory (the
-; runtime's log restores it), so it is not saved as a local.
+; runtime's log restores it), so it gets no entry copy.
 ; RUN: %opt -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -23,10 +23,11 @@ entry:
 }
 
 ; CHECK-LABEL: define void @f()
+; CHECK-NOT:  ptm.entry
 ; CHECK:      call void @__ptm_tx_begin(
 ; CHECK-NEXT: [[V:%.*]] = call i32 @__ptm_read_4(ptr %x)
 ; CHECK-NEXT: [[W:%.*]] = add i32 [[V]], 1
 ; CHECK-NEXT: call void @__ptm_write_4(ptr %x, i32 [[W]])
 ; CHECK-NEXT: call i32 @__ptm_tx_commit()
-; CHECK-NOT:  __ptm_tx_save_local(
+; CHECK-NOT:  ptm.entry
 ; CHECK:      ret void

@@ -1,5 +1,5 @@
 ; A local whose lifetime starts inside the region is private to the attempt:
-; it is not saved, and its accesses (and the lifetime markers) stay as they
+; it gets no entry copy, and its accesses (and the lifetime markers) stay as they
 ; are.
 ; RUN: %opt -S %s | FileCheck %s
 
@@ -27,6 +27,7 @@ entry:
 }
 
 ; CHECK-LABEL: define void @f()
+; CHECK-NOT:  ptm.entry
 ; CHECK:      call void @__ptm_tx_begin(
 ; CHECK-NEXT: call void @llvm.lifetime.start.p0(i64 4, ptr %t)
 ; CHECK-NEXT: store i32 3, ptr %t
@@ -34,5 +35,5 @@ entry:
 ; CHECK-NEXT: call void @__ptm_write_4(ptr @g, i32 %v)
 ; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 4, ptr %t)
 ; CHECK-NEXT: call i32 @__ptm_tx_commit()
-; CHECK-NOT:  __ptm_tx_save_local(
+; CHECK-NOT:  ptm.entry
 ; CHECK:      ret void

@@ -22,9 +22,10 @@ entry:
 }
 
 ; CHECK-LABEL: define i32 @f(i1 %c)
-; CHECK:      call void @__ptm_tx_begin(
-; CHECK-NEXT: call void @__ptm_tx_save_local(ptr %a, i64 16)
-; CHECK-NEXT: call void @__ptm_tx_save_local(ptr %b, i64 16)
+; CHECK:      ptm.restart:
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 4 %a, ptr align 4 %a.ptm.entry, i64 16, i1 false)
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 4 %b, ptr align 4 %b.ptm.entry, i64 16, i1 false)
+; CHECK-NEXT: call void @__ptm_tx_begin(
 ; CHECK-NEXT: %p = select i1 %c, ptr %a, ptr %b
 ; CHECK-NEXT: %q = getelementptr
 ; CHECK-NEXT: store i32 1, ptr %q

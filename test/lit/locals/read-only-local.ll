@@ -1,4 +1,4 @@
-; A local only read inside the region needs no saving and its load stays
+; A local only read inside the region needs no entry copy and its load stays
 ; plain (private stack slot).
 ; RUN: %opt -S %s | FileCheck %s
 
@@ -22,9 +22,10 @@ entry:
 }
 
 ; CHECK-LABEL: define void @f(i32 %a)
+; CHECK-NOT:  ptm.entry
 ; CHECK:      call void @__ptm_tx_begin(
 ; CHECK-NEXT: %v = load i32, ptr %x
 ; CHECK-NEXT: call void @__ptm_write_4(ptr @g, i32 %v)
 ; CHECK-NEXT: call i32 @__ptm_tx_commit()
-; CHECK-NOT:  __ptm_tx_save_local(
+; CHECK-NOT:  ptm.entry
 ; CHECK:      ret void
