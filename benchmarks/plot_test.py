@@ -92,6 +92,16 @@ def main():
     expect("| tpcc_hash | 1 | a:gp_orec_lazy | 150 | 3.00 | 2.00 | 0.75 |"
            in tables["peers"], f"two-build peers:\n{tables['peers']}")
 
+    # Another metric (STAMP's time_s) drawn against threads.
+    timed = [dict(r, time_s=1000.0 / float(r["ops_per_s"])) for r in rows
+             if r["build"] == "a" and r["status"] == "ok"]
+    tpts = plot.points(timed, False, "time_s")
+    expect(abs(tpts[("tpcc_hash", "p_orec_lazy", 2)].median - 1000 / 160)
+           < 1e-9, "time_s median")
+    plot.plot_scaling(tpts, work / "time.png", ylabel="time (s)")
+    expect((work / "time.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
+           "time plot written")
+
     # The command line: an unknown series is an error with a message.
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "plot.py"),
                            str(one), "--out", str(work / "cli"), "--ab",

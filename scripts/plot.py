@@ -80,12 +80,13 @@ class Point:
             self.q1, self.q3 = self.min, self.max
 
 
-def points(rows, multi_build):
-    """{(bench, series, threads): Point}"""
+def points(rows, multi_build, metric="ops_per_s"):
+    """{(bench, series, threads): Point} of a CSV column (throughput, or
+    time_s for the STAMP applications)."""
     groups = {}
     for r in rows:
         key = (r["bench"], series_of(r, multi_build), int(r["threads"]))
-        groups.setdefault(key, []).append(float(r["ops_per_s"]))
+        groups.setdefault(key, []).append(float(r[metric]))
     return {k: Point(v) for k, v in groups.items()}
 
 
@@ -183,7 +184,9 @@ def grid(n):
     return (n + cols - 1) // cols, cols
 
 
-def plot_scaling(pts, path):
+def plot_scaling(pts, path, ylabel="ops/s"):
+    """One panel per benchmark, one line per series: the metric of pts
+    (ylabel) against threads."""
     import matplotlib.pyplot as plt
     benches = benches_of(pts)
     rows, cols = grid(len(benches))
@@ -200,7 +203,7 @@ def plot_scaling(pts, path):
                         capsize=3)
         ax.set_title(b)
         ax.set_xlabel("threads")
-        ax.set_ylabel("ops/s")
+        ax.set_ylabel(ylabel)
         ax.set_xticks(threads_in(pts, b))
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
