@@ -26,6 +26,8 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import plot  # noqa: E402
 
 # (application, input label, options) as the `stamp` tests run them
 # (benchmarks/stamp/*/CMakeLists.txt); {inputs} is <build>/bench/inputs.
@@ -97,6 +99,10 @@ def main():
                         default=csv_list(PLOT_LIBS),
                         help=f"libraries drawn (default {PLOT_LIBS})")
     args = parser.parse_args()
+    if args.plot:
+        # Before any run: it may re-execute this script under the Python
+        # that has matplotlib.
+        plot.ensure_matplotlib()
     inputs = args.build / "bench" / "inputs"
     out_dir = args.csv_dir or args.build / "bench-results" / "stamp"
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -140,9 +146,6 @@ def main():
 
 def plot_times(rows, path, libs):
     """Time against threads, one panel per application and input."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import plot
-    plot.ensure_matplotlib()
     ok = [r for r in rows if r["status"] == "ok" and r["lib"] in libs]
     plot.plot_scaling(plot.points(ok, False, "time_s"), path,
                       ylabel="time (s)")
