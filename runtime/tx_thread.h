@@ -45,8 +45,8 @@ struct TxThread {
   const void *stack_mark = nullptr; // stack below the checkpoint frame is dead
                                     // after an abort (see UndoLog)
   jmp_buf checkpoint{};             // outermost context, for longjmp on abort
-  jmp_buf scratch{};   // where nested checkpoints save (never resumed)
-  UndoLog undo;        // in-place writes of the attempt
+  jmp_buf scratch{}; // where nested checkpoints save (never resumed)
+  UndoLog undo;      // in-place writes of the attempt
   GrowBuffer<AllocRecord> allocs; // allocated by the attempt (freed on abort)
   GrowBuffer<AllocRecord> frees;  // freed by the attempt (done at commit)
   uintptr_t last_alloc = 0;       // the attempt's most recent allocation ...

@@ -1,7 +1,8 @@
 /*
  * ptm_testrt.h - the test runtime (libptm_testrt): the cgl algorithm plus
  * counters of every ABI call and abort injection, so tests can prove that a
- * transaction re-executed and that allocations were rolled back. Counters are process-wide (all threads).
+ * transaction re-executed and that allocations were rolled back. Counters are
+ * process-wide (all threads).
  *
  * Abort injection: with a sweep of N (PTM_TEST_ABORT_SWEEP=N in the
  * environment, or ptm_test_set_abort_sweep(N)), attempt a (1-based) of every
