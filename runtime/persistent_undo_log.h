@@ -49,7 +49,8 @@ slot_log_overflow(const pool::SlotHandle &s) {
   fatal("the transaction begun at %s needs more than %llu log entries, the "
         "capacity of a thread slot of this pool (slot size %llu bytes, 32 "
         "bytes per logged word); create the pool with larger slots "
-        "(ptm-pool create --slot-size)",
+        "(ptm-pool create --slot-size, or PTM_POOL_SLOT_SIZE for a pool the "
+        "runtime creates)",
         tx.where ? tx.where : "?", (unsigned long long)s.capacity,
         (unsigned long long)(s.capacity * sizeof(pool::LogEntry) +
                              sizeof(pool::SlotHeader)));

@@ -47,7 +47,9 @@ SIMULATOR_INPUTS = [
 ]
 
 # STAMP's non-simulator inputs (the paper's sizes). genome and vacation need
-# a pool larger than the default 1 GiB.
+# a pool larger than the default 1 GiB, genome and ssca2 thread slots larger
+# than the default 256 KiB (one allocation of thousands of 64 KiB chunks logs
+# a word per chunk).
 LARGE_INPUTS = [
     ("bayes", "large", "-v32 -r4096 -n10 -p40 -i2 -e8 -s1"),
     ("genome", "large", "-g16384 -s64 -n16777216"),
@@ -62,7 +64,7 @@ LARGE_INPUTS = [
     ("vacation", "high-large", "-n4 -q60 -u90 -r1048576 -t4194304"),
     ("yada", "large", "-a 15 -i {inputs}/yada/ttimeu1000000.2"),
 ]
-LARGE_POOL = "PTM_POOL_SIZE=16G"
+LARGE_POOL = ("PTM_POOL_SIZE=16G", "PTM_POOL_SLOT_SIZE=8M")
 
 PLOT_LIBS = ("baseline,cgl,norec,orec_lazy,p_cgl_lazy,p_orec_lazy,"
              "gp_orec_lazy,ip_orec_lazy,ip_norec")
@@ -121,7 +123,8 @@ def main():
                "--threads", args.threads, "--reps", str(args.reps),
                "--timeout", str(args.timeout), "--csv", str(out)]
         if args.inputs == "large":
-            cmd += ["--env", LARGE_POOL]
+            for setting in LARGE_POOL:
+                cmd += ["--env", setting]
         if args.libs:
             cmd += ["--libs", ",".join(args.libs)]
         cmd += ["--", *options.format(inputs=inputs).split()]

@@ -60,6 +60,21 @@ void create_slot_key() {
 
 } // namespace
 
+// Options of a pool the runtime creates (PTM_POOL absent, or the temporary
+// pool): PTM_POOL_SLOT_SIZE sets the thread slots' size.
+static CreateOptions runtime_create_options() {
+  CreateOptions opt;
+  opt.creator = ptm_algorithm();
+  const char *env = getenv("PTM_POOL_SLOT_SIZE");
+  uint64_t slot_size = 0;
+  if (env && *env) {
+    if (!parse_size(env, &slot_size))
+      fatal("PTM_POOL_SLOT_SIZE='%s' is not a size (e.g. 1M, 16M)", env);
+    opt.slot_size = slot_size;
+  }
+  return opt;
+}
+
 int open_pool(const char *path, size_t size) {
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
   if (!path || !*path) {
@@ -79,9 +94,7 @@ int open_pool(const char *path, size_t size) {
             path);
       return -ENOENT;
     }
-    CreateOptions opt;
-    opt.creator = ptm_algorithm();
-    rc = create_pool_file(path, size, opt, &h);
+    rc = create_pool_file(path, size, runtime_create_options(), &h);
   }
   if (rc != 0)
     return rc;
@@ -178,8 +191,7 @@ void ensure_pool_open() {
   if (fd < 0)
     fatal("cannot create a temporary pool in %s: %s", dir, strerror(errno));
   close(fd);
-  CreateOptions opt;
-  opt.creator = ptm_algorithm();
+  CreateOptions opt = runtime_create_options();
   opt.reuse_empty_file = true;
   PoolHeader h;
   int rc = create_pool_file(path, size, opt, &h);
