@@ -51,14 +51,14 @@ static BasicBlock *splitBefore(Instruction *I, const char *Name) {
 // memcpy for an aggregate or an array.
 static void copySlot(IRBuilder<> &IRB, AllocaInst *To, AllocaInst *From) {
   Type *Ty = From->getAllocatedType();
-  const DataLayout &DL = From->getModule()->getDataLayout();
   if (Ty->isSingleValueType() && !From->isArrayAllocation()) {
     LoadInst *V = IRB.CreateAlignedLoad(Ty, From, From->getAlign());
     IRB.CreateAlignedStore(V, To, To->getAlign());
     return;
   }
-  uint64_t Size = DL.getTypeAllocSize(Ty) *
-                  cast<ConstantInt>(From->getArraySize())->getZExtValue();
+  // A static alloca (localsToRestore), so its size is known.
+  uint64_t Size = From->getAllocationSize(From->getModule()->getDataLayout())
+                      ->getFixedValue();
   IRB.CreateMemCpy(To, To->getAlign(), From, From->getAlign(), Size);
 }
 
