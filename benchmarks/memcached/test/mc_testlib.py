@@ -23,7 +23,7 @@ class Server:
                                      env=full_env)
         self.port = None
         self.log = []
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # start-up on a loaded machine
         while time.monotonic() < deadline:
             line = self.proc.stderr.readline()
             if not line:
@@ -62,7 +62,7 @@ class Server:
 
 
 class Client:
-    def __init__(self, port, timeout=10):
+    def __init__(self, port, timeout=60):
         self.sock = socket.create_connection(("127.0.0.1", port),
                                              timeout=timeout)
         self.buf = b""
@@ -96,8 +96,10 @@ class Client:
         self.send(text if isinstance(text, bytes) else text.encode())
         return self.line()
 
-    def closed(self, wait=5):
-        """True if the server closes the connection (nothing else to read)."""
+    def closed(self, wait=60):
+        """True if the server closes the connection (nothing else to read)
+        within WAIT seconds (a deadline for a hang: a close returns at
+        once)."""
         self.sock.settimeout(wait)
         try:
             while True:
