@@ -2,7 +2,10 @@
 """ptm-memcached under Debian's libmemcached clients (libmemcached-tools):
 memccapable (the protocol conformance checker, text and binary), memcslap
 (set/get/mget, text and binary) and memcaslap (90/10 get/set with value
-verification, text and binary), each bounded by an operation count.
+verification, text and binary), each bounded by an operation count (never
+by time). They store about 37 MB in all (memcslap ~32 MB, each memcaslap
+run ~2 MB): the server runs with -m 256, so nothing is evicted (checked)
+and every get must hit.
 
     test_clients.py SERVER
 """
@@ -39,11 +42,12 @@ def main():
               "(scripts/install-deps.sh installs libmemcached-tools)")
         return 1
     with tempfile.TemporaryDirectory() as d:
-        s = Server(exe, "-t", "2", pool=os.path.join(d, "clients.pool"))
+        s = Server(exe, "-t", "2", "-m", "256",
+                   pool=os.path.join(d, "clients.pool"))
         server = f"127.0.0.1:{s.port}"
         try:
             code, out = run([tools["memccapable"], "-h", "127.0.0.1", "-p",
-                             str(s.port), "-t", "10"])
+                             str(s.port), "-t", "60"])  # I/O hang deadline
             print(out.strip().splitlines()[-1], flush=True)
             check(code == 0 and "[FAIL]" not in out,
                   f"memccapable: exit {code}\n{out}")
@@ -76,6 +80,10 @@ def main():
                 check(int(fields.get("cmd_get", 0)) +
                       int(fields.get("cmd_set", 0)) >= 20000,
                       f"memcaslap ran its operations: {fields}")
+            stats = c.stats()
+            check(stats["evictions"] == "0",
+                  f"{stats['evictions']} evictions ({stats['bytes']} bytes "
+                  f"stored under -m 256): a miss could be an eviction")
             check(s.proc.poll() is None, "server alive after the clients")
         finally:
             code, log = s.stop()
