@@ -187,6 +187,9 @@ template <class P> struct Runtime {
     case AbortCause::Restart:
       stat_add(tx.stats->aborts_restart);
       break;
+    case AbortCause::ReuseWait:
+      stat_add(tx.stats->reuse_waits);
+      break;
     }
   }
 

@@ -66,12 +66,14 @@
 namespace ptm {
 
 // Why an attempt aborted (ptm_stats_t: aborts_read, aborts_write,
-// aborts_validation, aborts_restart).
+// aborts_validation, aborts_restart, reuse_waits).
 enum class AbortCause : unsigned {
   ReadConflict,  // a read met a locked or newer location
   WriteConflict, // a write (or commit-time locking) could not get its lock
   Validation,    // the read set was no longer valid
   Restart,       // ptm_restart
+  ReuseWait,     // an allocation found only memory held back for reuse
+                 // (reuse_epoch.h): wait outside the attempt, run again
 };
 
 // The glue's abort path for policies (defined in abi_glue.h).

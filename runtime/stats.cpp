@@ -48,10 +48,12 @@ void print_row(FILE *out, const char *label, const ptm_stats_t &s) {
 }
 
 void print_causes(FILE *out, const char *label, const ptm_stats_t &s) {
-  fprintf(out, "ptm: %-8s %12llu %12llu %12llu %12llu %12llu %12llu\n", label,
-          (unsigned long long)s.aborts_read, (unsigned long long)s.aborts_write,
+  fprintf(out, "ptm: %-8s %12llu %12llu %12llu %12llu %12llu %12llu %12llu\n",
+          label, (unsigned long long)s.aborts_read,
+          (unsigned long long)s.aborts_write,
           (unsigned long long)s.aborts_validation,
           (unsigned long long)s.aborts_restart,
+          (unsigned long long)s.reuse_waits,
           (unsigned long long)s.hourglass_waits,
           (unsigned long long)s.hourglass_distressed);
 }
@@ -127,9 +129,9 @@ extern "C" void ptm_stats_print(FILE *out) {
   }
   print_row(out, "total", sum);
   // Second table: aborts by cause and the hourglass.
-  fprintf(out, "ptm: %-8s %12s %12s %12s %12s %12s %12s\n", "thread",
+  fprintf(out, "ptm: %-8s %12s %12s %12s %12s %12s %12s %12s\n", "thread",
           "abort_read", "abort_write", "abort_valid", "abort_restart",
-          "hg_waits", "hg_distress");
+          "abort_reuse", "hg_waits", "hg_distress");
   index = registry_count;
   for (ThreadRecord *r = registry_head; r; r = r->next) {
     char label[32];

@@ -9,6 +9,10 @@
 // and a thread that sets the flag and then reads the announcements, cannot
 // both miss each other (Dekker): that is how the hourglass drains
 // (hourglass.h) and how quiescence (quiescence.h) finds running attempts.
+// With the announcement a slot also records the reuse epoch the attempt began
+// in (`epoch`, read from `epoch_now` before announcing): the persistent heap
+// hands a freed block out again only once every attempt that began before
+// the free is over (reuse_epoch.h).
 //
 // StmThread is the per-thread scheduling state shared by the policies.
 //
@@ -38,6 +42,7 @@ __attribute__((always_inline)) inline void spin_pause(unsigned &spins) {
 
 struct alignas(64) TxSlot {
   std::atomic<uint64_t> active{0}; // 0: no attempt running
+  std::atomic<uint64_t> epoch{0};  // reuse epoch the running attempt began in
   std::atomic<bool> used{false};   // claimed by a live thread
 };
 
@@ -56,6 +61,9 @@ struct StmThread {
 struct TxSlots {
   static inline TxSlot slots[kMaxTxThreads];
   static inline std::atomic<unsigned> high_water{0}; // slots ever claimed
+  // The reuse epoch (reuse_epoch.h): advanced after every commit that freed
+  // pool memory; read by every begin, so it has a line of its own.
+  alignas(64) static inline std::atomic<uint64_t> epoch_now{1};
   static inline pthread_key_t exit_key;
   static inline pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
@@ -90,8 +98,13 @@ struct TxSlots {
     fatal("more than %u threads run transactions at once", kMaxTxThreads);
   }
 
+  // The epoch is stored before the announcement, which publishes it: a
+  // reader that sees the announcement sees this epoch or a later one.
   static void announce(StmThread &st) {
-    slots[st.slot].active.store(++st.attempts, std::memory_order_seq_cst);
+    TxSlot &s = slots[st.slot];
+    s.epoch.store(epoch_now.load(std::memory_order_relaxed),
+                  std::memory_order_relaxed);
+    s.active.store(++st.attempts, std::memory_order_seq_cst);
   }
   static void retire(StmThread &st) {
     slots[st.slot].active.store(0, std::memory_order_release);

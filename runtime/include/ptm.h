@@ -95,6 +95,9 @@ typedef struct ptm_stats {
   uint64_t hourglass_waits;      /* begins that waited for a distressed or
                                     irrevocable transaction                 */
   uint64_t hourglass_distressed; /* times this thread took the hourglass */
+  uint64_t reuse_waits; /* attempts that aborted to wait until memory freed by
+                           other transactions could be reused (an abort
+                           cause, counted in `aborts`)                     */
 } ptm_stats_t;
 
 /* Totals over every thread that has run a transaction (finished threads

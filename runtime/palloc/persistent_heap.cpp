@@ -11,6 +11,8 @@
 // Persistent metadata changes go through the HeapWriter; volatile indexes
 // (free-chunk set, per-arena lists of chunks with free blocks, per-chunk
 // hints) are hints checked against the metadata read through the writer.
+// Deferred reuse is per chunk: a chunk with a free not yet settled, or
+// settled with a stamp that has not passed, is skipped by every allocation.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/palloc/persistent_heap.h"
@@ -118,16 +120,36 @@ struct PersistentHeap::Impl {
   // wrote or observed (for usable_size without a writer); USED approximates
   // the allocated blocks; NEXT_WORD is where the next scan starts; LISTED is
   // the (arena, class) list the chunk is on (listed_id), 0 if none.
+  // Deferred reuse: UNSETTLED counts frees into the chunk whose transaction
+  // has not settled them yet; FREED_AT is the latest settled stamp (0: none,
+  // or passed).
   struct ChunkHint {
     std::atomic<uint64_t> state{0};
     std::atomic<uint32_t> used{0};
     std::atomic<uint32_t> next_word{0};
     std::atomic<uint32_t> listed{0};
+    std::atomic<uint32_t> unsettled{0};
+    std::atomic<uint64_t> freed_at{0};
   };
   struct alignas(64) Arena {
     std::mutex lock;
     std::vector<uint32_t> avail[kMaxClasses]; // chunks that may have room
+    // Chunks of the frees this arena's thread applied since it last settled
+    // (only that thread touches it).
+    std::vector<uint32_t> unsettled;
   };
+  // The latest stamp among the memory a request skipped because it is held
+  // back: what the request waits for if it finds nothing else.
+  struct Held {
+    bool any = false;
+    uint64_t until = 0;
+    void note(uint64_t stamp) {
+      any = true;
+      until = stamp > until ? stamp : until;
+    }
+  };
+  // try_alloc_in's outcome.
+  enum Try { kGot, kGone, kHeld };
 
   char *base = nullptr;
   size_t len = 0;
@@ -147,6 +169,8 @@ struct PersistentHeap::Impl {
   std::mutex global;             // guards freeset, cursor
   std::vector<uint64_t> freeset; // bit per chunk: probably free
   uint32_t cursor = 0;
+
+  ReuseGate gate{}; // gate.passed null: no deferred reuse
 
   // ---- layout helpers
   uint64_t *state(uint32_t ch) const {
@@ -216,10 +240,10 @@ struct PersistentHeap::Impl {
     }
     return kNone;
   }
-  // First fit: the lowest run of N chunks marked free.
-  uint32_t find_run(uint64_t n) const {
+  // First fit: the lowest run of N chunks marked free from chunk FROM on.
+  uint32_t find_run(uint64_t n, uint32_t from) const {
     uint32_t run = 0, start = 0;
-    for (uint32_t ch = 0; ch < nchunks; ++ch) {
+    for (uint32_t ch = from; ch < nchunks; ++ch) {
       if (ch % 64 == 0 && freeset[ch / 64] == 0) {
         run = 0;
         ch += 63;
@@ -283,13 +307,61 @@ struct PersistentHeap::Impl {
       list_push(ch, class_of(st), arena_of(st));
   }
 
+  // ---- deferred reuse
+  // A free into CH by ARENA's thread, before its transaction's commit point.
+  void hold(uint32_t ch, unsigned arena) {
+    if (!gate.passed)
+      return;
+    hints[ch].unsettled.fetch_add(1, std::memory_order_relaxed);
+    arenas[arena].unsettled.push_back(ch);
+  }
+
+  void settle(unsigned arena, uint64_t stamp) {
+    std::vector<uint32_t> &v = arenas[arena].unsettled;
+    for (uint32_t ch : v) {
+      ChunkHint &h = hints[ch];
+      uint64_t cur = h.freed_at.load(std::memory_order_relaxed);
+      while (cur < stamp && !h.freed_at.compare_exchange_weak(
+                                cur, stamp, std::memory_order_release))
+        ;
+      h.unsettled.fetch_sub(1, std::memory_order_release);
+    }
+    v.clear();
+  }
+
+  // May memory freed in CH be handed out now? Called after the metadata that
+  // shows the free memory was read through the writer: a free that is
+  // visible there has been held (or settled) by then.
+  bool reusable(uint32_t ch, Held &held) {
+    if (!gate.passed)
+      return true;
+    ChunkHint &h = hints[ch];
+    if (h.unsettled.load(std::memory_order_acquire) != 0) {
+      held.note(gate.now()); // its stamp will be at least this
+      return false;
+    }
+    uint64_t s = h.freed_at.load(std::memory_order_acquire);
+    if (s == 0)
+      return true;
+    if (gate.passed(s)) {
+      h.freed_at.compare_exchange_strong(s, 0, std::memory_order_relaxed);
+      return true;
+    }
+    held.note(s);
+    return false;
+  }
+
   // ---- allocation
-  void *try_alloc_in(uint32_t ch, unsigned cls, unsigned owner, HeapWriter &w) {
+  // A block of CLS from CH (on OWNER's list for CLS) into *OUT: kGot; kGone
+  // when CH left the list (full, or no longer a chunk of CLS); kHeld when CH
+  // has room but holds memory freed too recently.
+  Try try_alloc_in(uint32_t ch, unsigned cls, unsigned owner, HeapWriter &w,
+                   Held &held, void **out) {
     uint64_t st = w.read(state(ch));
     if (st != make_small(cls, owner)) {
       list_remove(ch, cls, owner);
       rehome(ch, st);
-      return nullptr;
+      return kGone;
     }
     ChunkHint &h = hints[ch];
     uint32_t nw = words_of(cls);
@@ -303,32 +375,80 @@ struct PersistentHeap::Impl {
       uint64_t room = ~v & valid_mask(cls, wi);
       if (!room)
         continue;
+      if (!reusable(ch, held))
+        return kHeld;
       unsigned bit = __builtin_ctzll(room);
       w.write(bw, v | uint64_t(1) << bit);
       h.next_word.store(wi, std::memory_order_relaxed);
       h.used.fetch_add(1, std::memory_order_relaxed);
-      return chunk_addr(ch) + (size_t(wi) * 64 + bit) * class_size[cls];
+      *out = chunk_addr(ch) + (size_t(wi) * 64 + bit) * class_size[cls];
+      return kGot;
     }
     // Full (as this transaction sees it): off the list until a free.
     h.used.store(class_blocks[cls], std::memory_order_relaxed);
     list_remove(ch, cls, owner);
-    return nullptr;
+    return kGone;
   }
 
-  // Takes a free chunk for (CLS, ARENA); false if none is left.
-  bool claim_chunk(unsigned cls, unsigned arena, HeapWriter &w) {
+  // A block of CLS from the chunks on OWNER's list, newest first, passing
+  // over the ones that hold memory freed too recently.
+  void *alloc_from_list(unsigned owner, unsigned cls, HeapWriter &w,
+                        Held &held) {
+    for (size_t skipped = 0;;) {
+      uint32_t ch;
+      {
+        std::lock_guard<std::mutex> g(arenas[owner].lock);
+        const std::vector<uint32_t> &v = arenas[owner].avail[cls];
+        if (skipped >= v.size())
+          return nullptr;
+        ch = v[v.size() - 1 - skipped];
+      }
+      // (Checked again in try_alloc_in, after reading the metadata; this
+      // first look spares the reads of a chunk that is held back anyway.)
+      if (!reusable(ch, held)) {
+        ++skipped;
+        continue;
+      }
+      void *p = nullptr;
+      switch (try_alloc_in(ch, cls, owner, w, held, &p)) {
+      case kGot:
+        return p;
+      case kHeld:
+        ++skipped;
+        break;
+      case kGone:
+        break;
+      }
+    }
+  }
+
+  // Takes a free chunk for (CLS, ARENA); false if none is left (or every
+  // free one holds memory freed too recently).
+  bool claim_chunk(unsigned cls, unsigned arena, HeapWriter &w, Held &held) {
+    // (FROM: past the held chunks seen, kNone: at the cursor; a search that
+    // comes back to its first held chunk, or has passed over more held
+    // chunks than there are, has seen every free one.)
+    uint32_t from = kNone, first_held = kNone, nheld = 0;
     for (;;) {
       uint32_t ch;
       {
         std::lock_guard<std::mutex> g(global);
-        ch = find_free_from(cursor);
-        if (ch == kNone)
+        ch = find_free_from(from == kNone ? cursor : from);
+        if (ch == kNone || ch == first_held || nheld > nchunks)
           return false;
-        cursor = ch + 1;
+        if (from == kNone)
+          cursor = ch + 1;
       }
       uint64_t st = w.read(state(ch));
       if (st != 0) {
         rehome(ch, st);
+        continue;
+      }
+      if (!reusable(ch, held)) {
+        if (first_held == kNone)
+          first_held = ch;
+        ++nheld;
+        from = ch + 1;
         continue;
       }
       uint64_t ns = make_small(cls, arena);
@@ -389,82 +509,50 @@ struct PersistentHeap::Impl {
   }
 
   // Allocation from other arenas' chunks of CLS (the heap is out of chunks).
-  void *steal(unsigned cls, unsigned arena, HeapWriter &w) {
-    for (unsigned k = 1; k < kMaxThreads; ++k) {
-      unsigned b = (arena + k) % kMaxThreads;
-      for (;;) {
-        uint32_t ch;
-        {
-          std::lock_guard<std::mutex> g(arenas[b].lock);
-          if (arenas[b].avail[cls].empty())
-            break;
-          ch = arenas[b].avail[cls].back();
-        }
-        if (void *p = try_alloc_in(ch, cls, b, w))
-          return p;
-      }
-    }
+  void *steal(unsigned cls, unsigned arena, HeapWriter &w, Held &held) {
+    for (unsigned k = 1; k < kMaxThreads; ++k)
+      if (void *p = alloc_from_list((arena + k) % kMaxThreads, cls, w, held))
+        return p;
     return nullptr;
   }
 
-  void *alloc_small(unsigned cls, size_t align, unsigned arena, HeapWriter &w) {
-    Arena &a = arenas[arena];
+  void *alloc_small(unsigned cls, size_t align, unsigned arena, HeapWriter &w,
+                    Held &held) {
     bool resynced = false;
     for (;;) {
-      uint32_t ch = kNone;
-      {
-        std::lock_guard<std::mutex> g(a.lock);
-        if (!a.avail[cls].empty())
-          ch = a.avail[cls].back();
-      }
-      if (ch != kNone) {
-        if (void *p = try_alloc_in(ch, cls, arena, w)) {
-          return p;
-        }
-        continue;
-      }
-      if (claim_chunk(cls, arena, w))
+      if (void *p = alloc_from_list(arena, cls, w, held))
+        return p;
+      if (claim_chunk(cls, arena, w, held))
         continue;
       if (!resynced) {
         resynced = true;
         resync(cls, w);
         continue;
       }
-      if (void *p = steal(cls, arena, w))
+      if (void *p = steal(cls, arena, w, held))
         return p;
       // Last resort: a block of a larger class (of any arena).
       for (unsigned c = cls + 1; c < nclasses; ++c)
-        if (class_size[c] % align == 0)
-          if (void *p = steal_or_own(c, arena, w))
+        if (class_size[c] % align == 0) {
+          if (void *p = alloc_from_list(arena, c, w, held))
             return p;
+          if (void *p = steal(c, arena, w, held))
+            return p;
+        }
       return nullptr;
     }
   }
-  void *steal_or_own(unsigned cls, unsigned arena, HeapWriter &w) {
-    for (;;) {
-      uint32_t ch = kNone;
-      {
-        std::lock_guard<std::mutex> g(arenas[arena].lock);
-        if (!arenas[arena].avail[cls].empty())
-          ch = arenas[arena].avail[cls].back();
-      }
-      if (ch == kNone)
-        return steal(cls, arena, w);
-      if (void *p = try_alloc_in(ch, cls, arena, w))
-        return p;
-    }
-  }
 
-  void *alloc_large(size_t size, unsigned arena, HeapWriter &w) {
+  void *alloc_large(size_t size, unsigned arena, HeapWriter &w, Held &held) {
     uint64_t n = (uint64_t(size) + kChunkSize - 1) >> kChunkShift;
     if (n > nchunks)
       return nullptr;
     for (int round = 0; round < 2; ++round) {
-      for (;;) {
+      for (uint32_t from = 0;;) {
         uint32_t ch;
         {
           std::lock_guard<std::mutex> g(global);
-          ch = find_run(n);
+          ch = find_run(n, from);
         }
         if (ch == kNone)
           break;
@@ -476,6 +564,11 @@ struct PersistentHeap::Impl {
             ok = false;
           }
         }
+        for (uint64_t i = 0; i < n && ok; ++i)
+          if (!reusable(ch + uint32_t(i), held)) {
+            from = ch + uint32_t(i) + 1; // no run through this chunk for now
+            ok = false;
+          }
         if (!ok)
           continue;
         uint64_t head = make_head(arena, n);
@@ -523,7 +616,7 @@ struct PersistentHeap::Impl {
     mark_free(ch);
   }
 
-  void release(void *ptr, HeapWriter &w) {
+  void release(void *ptr, unsigned arena, HeapWriter &w) {
     char *p = static_cast<char *>(ptr);
     if (p < data || p >= data + (size_t(nchunks) << kChunkShift))
       fatal("ptm_free(%p): not a block of the persistent heap", ptr);
@@ -555,6 +648,7 @@ struct PersistentHeap::Impl {
         list_push(ch, cls, owner);
       if (used <= 1)
         maybe_return(ch, cls, owner, w);
+      hold(ch, arena);
       return;
     }
     if (kind_of(st) == kLargeHead && off == 0) {
@@ -565,6 +659,8 @@ struct PersistentHeap::Impl {
         w.write(state(ch + uint32_t(i)), 0);
         hints[ch + i].state.store(0, std::memory_order_relaxed);
       }
+      for (uint64_t i = 0; i < n; ++i)
+        hold(ch + uint32_t(i), arena);
       std::lock_guard<std::mutex> g(global);
       for (uint64_t i = 0; i < n; ++i)
         set_free(ch + uint32_t(i));
@@ -771,16 +867,21 @@ void *PersistentHeap::allocate(size_t size, size_t align, unsigned thread,
     return nullptr;
   if (size == 0)
     size = 1;
+  Impl::Held held;
+  void *p = nullptr;
+  unsigned cls = m.nclasses;
   if (size <= kMaxSmall) {
-    unsigned cls = m.class_lookup[(size + kMinBlock - 1) / kMinBlock];
+    cls = m.class_lookup[(size + kMinBlock - 1) / kMinBlock];
     while (cls < m.nclasses && m.class_size[cls] % align)
       ++cls;
-    if (cls < m.nclasses)
-      return m.alloc_small(cls, align, thread, w);
   }
-  if (size > (size_t(m.nchunks) << kChunkShift))
-    return nullptr;
-  return m.alloc_large(size, thread, w);
+  if (cls < m.nclasses)
+    p = m.alloc_small(cls, align, thread, w, held);
+  else if (size <= (size_t(m.nchunks) << kChunkShift))
+    p = m.alloc_large(size, thread, w, held);
+  if (!p && held.any)
+    w.reuse_blocked(held.until); // (does not return if the writer can wait)
+  return p;
 }
 
 void PersistentHeap::release(void *ptr, unsigned thread, HeapWriter &w) {
@@ -788,8 +889,19 @@ void PersistentHeap::release(void *ptr, unsigned thread, HeapWriter &w) {
     return;
   if (!impl_)
     fatal("ptm_free(%p): the persistent heap is not attached", ptr);
-  (void)thread;
-  impl_->release(ptr, w);
+  if (thread >= kMaxThreads)
+    fatal("persistent heap: thread slot %u out of range", thread);
+  impl_->release(ptr, thread, w);
+}
+
+void PersistentHeap::set_reuse_gate(const ReuseGate *gate) {
+  if (impl_)
+    impl_->gate = gate ? *gate : ReuseGate{};
+}
+
+void PersistentHeap::settle_frees(unsigned thread, uint64_t stamp) {
+  if (impl_ && thread < kMaxThreads)
+    impl_->settle(thread, stamp);
 }
 
 size_t PersistentHeap::usable_size(const void *ptr) const {

@@ -14,6 +14,12 @@
 // A writer call may abort the transaction (and never return, e.g. longjmp):
 // the heap holds no lock and no object with a destructor across writer calls.
 //
+// Deferred reuse (with a ReuseGate set): memory a transaction freed is not
+// handed out again until every transaction that was running when the free
+// committed has ended (docs/palloc.md, "Deferred reuse"). The heap only
+// keeps the volatile bookkeeping: the free itself is committed at once, so a
+// crash with memory held back loses nothing.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_PALLOC_PERSISTENT_HEAP_H
 #define PTM_RUNTIME_PALLOC_PERSISTENT_HEAP_H
@@ -32,6 +38,11 @@ namespace ptm {
 struct HeapWriter {
   virtual uint64_t read(const uint64_t *addr) = 0;
   virtual void write(uint64_t *addr, uint64_t value) = 0;
+  // The request found no memory but some that is held back for reuse until
+  // STAMP has passed (ReuseGate). A writer that can abort its transaction and
+  // wait for STAMP outside it does so and does not return; otherwise the
+  // allocation returns nullptr.
+  virtual void reuse_blocked(uint64_t stamp) { (void)stamp; }
 
 protected:
   ~HeapWriter() = default;
@@ -47,6 +58,12 @@ struct HeapStats {
   uint64_t chunks_small;     // chunks carved into one size class
   uint64_t chunks_large;     // chunks of large blocks (head and rest)
   uint64_t large_blocks;     // allocated blocks larger than the classes
+};
+
+// When freed memory may be reused (runtime/reuse_epoch.h implements it).
+struct ReuseGate {
+  bool (*passed)(uint64_t stamp); // every transaction running at STAMP ended
+  uint64_t (*now)();              // every stamp taken from now on is >= this
 };
 
 class PersistentHeap {
@@ -83,8 +100,18 @@ public:
   // nullptr when the heap is full or the request is invalid.
   void *allocate(size_t size, size_t align, unsigned thread, HeapWriter &w);
   // PTR from allocate (nullptr is ignored); may be another thread's block.
-  // A pointer that is not an allocated block is a fatal error.
+  // A pointer that is not an allocated block is a fatal error. With a reuse
+  // gate, the memory stays held back until THREAD settles its frees.
   void release(void *ptr, unsigned thread, HeapWriter &w);
+
+  // Deferred reuse: GATE (null: memory is reusable as soon as a free
+  // commits, for single-threaded users such as the tools). Set it before any
+  // thread allocates.
+  void set_reuse_gate(const ReuseGate *gate);
+  // The transaction of THREAD that released memory since its last settle
+  // has committed or aborted: that memory becomes reusable once STAMP (taken
+  // after the commit point) has passed.
+  void settle_frees(unsigned thread, uint64_t stamp);
   // Usable bytes of the block at PTR (0 if PTR is not a block start).
   size_t usable_size(const void *ptr) const;
   // True if PTR is inside the heap's block area.

@@ -15,14 +15,23 @@
 //                           apply the deferred frees this way inside their
 //                           commit, so a free is atomic with it)
 //
+// Deferred reuse (runtime/reuse_epoch.h): memory a transaction frees stays
+// held back until the transactions that may still read it have ended. The
+// thread settles its frees when its attempt leaves the pool (leave_tx); an
+// allocation that finds nothing but held-back memory aborts its attempt,
+// waits there and runs again (TxWriter::reuse_blocked).
+//
 // A pointer outside the pool (a block from before the program opened it, or
-// from the ordinary heap) is handed to libc free / malloc_usable_size.
+// from the ordinary heap) goes to libc: malloc_usable_size at once, free once
+// the transactions that may still read it have ended (deferred_free.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POOL_HEAP_ADAPTER_H
 #define PTM_RUNTIME_POOL_HEAP_ADAPTER_H
 
 #include "runtime/palloc/persistent_heap.h"
+#include "runtime/policy_base.h"
+#include "runtime/pool/deferred_free.h"
 #include "runtime/pool/thread_slot.h"
 #include "runtime/tx_thread.h"
 
@@ -62,6 +71,13 @@ template <class P> struct TxWriter final : HeapWriterBase {
   void write(uint64_t *addr, uint64_t value) override {
     P::template write<uint64_t>(this_thread(), addr, value);
   }
+  void reuse_blocked(uint64_t stamp) override {
+    SlotHandle &s = tls_slot;
+    if (stamp > s.reuse_wait)
+      s.reuse_wait = stamp;
+    s.heap_work = true;
+    tx_conflict<P>(this_thread(), AbortCause::ReuseWait);
+  }
 };
 
 template <class P> struct PoolHeap {
@@ -79,7 +95,7 @@ template <class P> struct PoolHeap {
     if (!ptr || this_thread().depth > 0)
       return;
     if (!pool_heap || !pool_heap->contains(ptr)) {
-      free(ptr);
+      free_after_readers(ptr);
       return;
     }
     run_in_tx([&] { free_in_tx(ptr); });
@@ -94,6 +110,7 @@ template <class P> struct PoolHeap {
     }
     TxWriter<P> w;
     pool_heap->release(ptr, heap_arena(tls_slot.index), w);
+    tls_slot.frees_held = tls_slot.heap_work = true;
   }
 
   static size_t usable_size(void *ptr) {

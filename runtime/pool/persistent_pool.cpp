@@ -5,10 +5,12 @@
 #include "ptm.h"
 #include "runtime/persist.h"
 #include "runtime/persistent_redo_log.h"
+#include "runtime/pool/deferred_free.h"
 #include "runtime/pool/heap_init.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/recovery.h"
 #include "runtime/report.h"
+#include "runtime/reuse_epoch.h"
 
 #include <cerrno>
 #include <climits>
@@ -45,6 +47,7 @@ char open_path[PATH_MAX];
 pthread_key_t slot_key;
 
 void release_slot_at_exit(void *) {
+  free_passed_blocks(/*wait=*/true);
   SlotHandle &s = tls_slot;
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
   if (s.epoch != 0 && s.epoch == pool_epoch.load())
@@ -129,6 +132,10 @@ int open_pool(const char *path, size_t size) {
     open_view = PoolView();
     return rc;
   }
+  // Freed memory is reused only after the transactions that may still read
+  // it (reuse_epoch.h).
+  static const ReuseGate gate{&ReuseEpoch::passed, &ReuseEpoch::now};
+  heap->set_reuse_gate(&gate);
   pool_heap = heap;
   chunk_lo = reinterpret_cast<uintptr_t>(open_view.heap());
   chunk_hi = reinterpret_cast<uintptr_t>(base) + h.pool_size;
@@ -138,6 +145,21 @@ int open_pool(const char *path, size_t size) {
   commit_counter.store(0);
   pool_epoch.store(++epoch_counter, std::memory_order_seq_cst);
   return 0;
+}
+
+void leave_tx_heap_work(SlotHandle &s) {
+  // Still inside the pool (ptm_close waits): the heap is there. The stamp
+  // comes after the commit point of the attempt that freed (or after its
+  // rollback, when it only holds the memory back a little longer).
+  if (s.frees_held && pool_heap)
+    pool_heap->settle_frees(heap_arena(s.index), ReuseEpoch::stamp());
+  uint64_t wait = s.reuse_wait;
+  s.frees_held = s.heap_work = false;
+  s.reuse_wait = 0;
+  slot_active[s.index].store(0, std::memory_order_release);
+  if (wait)
+    ReuseEpoch::wait(wait);
+  free_passed_blocks(/*wait=*/false);
 }
 
 void close_pool() {

@@ -7,6 +7,9 @@
 //
 // enter_tx/leave_tx bracket every transaction of a persistent library:
 // ptm_close waits until no transaction of the process is inside the pool.
+// leave_tx also does what the attempt left for after its end (HEAP_WORK):
+// settling its frees for deferred reuse, and waiting, outside any attempt,
+// until memory held back for reuse is free (runtime/reuse_epoch.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POOL_THREAD_SLOT_H
@@ -31,6 +34,9 @@ struct SlotHandle {
   uint64_t logged;   // entries of the current transaction (ptm_stats)
   uint64_t epoch;    // pool epoch the slot belongs to (0: none)
   uint32_t index;
+  bool heap_work;      // leave_tx has work: frees to settle or a reuse wait
+  bool frees_held;     // the attempt released pool memory (heap_adapter.h)
+  uint64_t reuse_wait; // an allocation waits for this reuse stamp (0: none)
 };
 
 extern __thread SlotHandle tls_slot;
@@ -65,7 +71,12 @@ __attribute__((always_inline)) inline SlotHandle &enter_tx() {
   }
 }
 
+// leave_tx with HEAP_WORK set.
+void leave_tx_heap_work(SlotHandle &s) __attribute__((noinline, cold));
+
 __attribute__((always_inline)) inline void leave_tx(SlotHandle &s) {
+  if (__builtin_expect(s.heap_work, 0))
+    return leave_tx_heap_work(s);
   slot_active[s.index].store(0, std::memory_order_release);
 }
 
