@@ -4,13 +4,21 @@
 // `child` mode) runs transfers at 2 threads on a pool file; each transfer
 // also allocates a note (ptm_malloc) and frees the thread's previous one in
 // the same transaction. After each commit it writes the transfer's id to a
-// pipe (an acknowledgement). The parent SIGKILLs it at a random moment
-// (seeded), runs `ptm-pool check` on the crashed file (when the tool is
-// given), reopens the pool (recovery runs), and checks that the total is
-// conserved, that every acknowledged transfer is present (ids below next_id,
-// and its record in the pool's ring of records), that each thread's note is
-// a live block naming one of its transfers, and `ptm-pool check` again; then
-// starts the next child on the same pool. Bounded: ITERATIONS kills.
+// pipe (an acknowledgement). The parent SIGKILLs it at a seeded random
+// point given by a count, not a time: after 1..2000 acknowledged transfers
+// (the child's threads never stop, so the kill lands in the middle of the
+// load on a fast and on a slow machine alike). Every fourth kill comes 0 to
+// 20 ms after the start instead, without waiting for anything: it may land
+// in the exec, in the recovery of the previous crash or in the first
+// transfers (where depends on the machine's speed; the verdict does not:
+// any point must be safe). The parent runs `ptm-pool check` on the crashed
+// file (when the tool is given), reopens the pool (recovery runs), and
+// checks that the total is conserved, that every acknowledged transfer is
+// present (ids below next_id, and its record in the pool's ring of records),
+// that each thread's note is a live block naming one of its transfers, and
+// `ptm-pool check` again; then starts the next child on the same pool.
+// Bounded: ITERATIONS kills. A child that acknowledges nothing for 60 s is a
+// hang (a failure).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +26,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <poll.h>
 #include <random>
 #include <sys/wait.h>
 #include <thread>
@@ -129,6 +138,26 @@ static void verify(const std::string &path, const std::vector<uint64_t> &acks,
   ptm_close();
 }
 
+// Reads acknowledgements from FD into ACKS until it holds WANT of them or
+// the child closed the pipe (it died). False if no acknowledgement came for
+// 60 s (a hang).
+static bool read_acks(int fd, std::vector<uint64_t> &acks, size_t want) {
+  constexpr int kStallMs = 60000;
+  while (acks.size() < want) {
+    struct pollfd p = {fd, POLLIN, 0};
+    int n = poll(&p, 1, kStallMs);
+    if (n == 0)
+      return false;
+    if (n < 0)
+      continue; // EINTR
+    uint64_t id;
+    if (read(fd, &id, sizeof id) != sizeof id)
+      return true; // closed: the child died (its status says how)
+    acks.push_back(id);
+  }
+  return true;
+}
+
 // `ptm-pool check FILE` exits 0 (the tool checks the header, the pending
 // logs and, after recovering a private copy, the heap).
 static void pool_check(const char *tool, const std::string &path,
@@ -177,20 +206,40 @@ int main(int argc, char **argv) {
       _exit(5);
     }
     close(fds[1]);
-    // Kill at a random moment: 1 to 60 ms after the child starts.
-    struct timespec ts = {0, long(1 + rng() % 60) * 1000000L};
-    nanosleep(&ts, nullptr);
+    acks.clear();
+    // The kill point: after 1..2000 acknowledged transfers, or (every
+    // fourth iteration) 0 to 20 ms after the start.
+    size_t kill_after = 0;
+    if (it % 4 == 3) {
+      struct timespec ts = {0, long(rng() % 21) * 1000000L};
+      nanosleep(&ts, nullptr);
+    } else {
+      kill_after = 1 + rng() % 2000;
+    }
+    if (!read_acks(fds[0], acks, kill_after)) {
+      fprintf(stderr,
+              "iteration %d: no acknowledgement for 60 s after %zu (hang)\n",
+              it, acks.size());
+      CHECK(false);
+    }
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
     if (!WIFSIGNALED(status))
-      fprintf(stderr, "child exited with status %d\n", WEXITSTATUS(status));
-    CHECK(WIFSIGNALED(status));
-    acks.clear();
-    uint64_t id;
+      fprintf(stderr, "iteration %d: child exited with status %d\n", it,
+              WEXITSTATUS(status));
+    else if (WTERMSIG(status) != SIGKILL) // e.g. SIGSEGV before the kill
+      fprintf(stderr, "iteration %d: child died of signal %d\n", it,
+              WTERMSIG(status));
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    uint64_t id; // the rest: acknowledged before the kill
     while (read(fds[0], &id, sizeof id) == sizeof id)
       acks.push_back(id);
     close(fds[0]);
+    if (acks.size() < kill_after)
+      fprintf(stderr, "iteration %d: the child died after %zu of %zu acks\n",
+              it, acks.size(), kill_after);
+    CHECK(acks.size() >= kill_after);
     total_acks += acks.size();
     pool_check(tool, path, "after the crash", it);
     verify(path, acks, it);
@@ -198,7 +247,7 @@ int main(int argc, char **argv) {
   }
   printf("crash: %d kills, %llu acknowledged transfers checked\n", iterations,
          (unsigned long long)total_acks);
-  CHECK(total_acks > 0);
+  CHECK(iterations < 1 || total_acks > 0); // iteration 0 waits for an ack
   unlink(path.c_str());
   return check_result("crash");
 }
