@@ -245,8 +245,7 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   using Lazy = PersistentLazyT<Options::kDeferredFlush>;
   // IP model: no per-transaction quiescence (ptm_close still waits for every
-  // transaction in the pool).
-  static constexpr bool kQuiesce = Options::kQuiesce;
+  // transaction in the pool): Base::kQuiesce.
   static constexpr bool kCoarseLog = Options::kCoarseLog;
   using Redo = SlotRedoLogT<Self, kCoarseLog>;
   using Eager = PersistentEagerT<kCoarseLog>;

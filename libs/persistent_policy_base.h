@@ -39,6 +39,10 @@ struct PersistentPolicyBase : Base {
   using Pool = PersistentPool<Self>;
   using TxHeap = std::conditional_t<Options::kPoolMalloc, pool::PoolHeap<Self>,
                                     VolatileHeap>;
+  // The committer waits for the attempts running at its commit (orec
+  // algorithms, p_ and gp_): ordinary-heap blocks it frees after its commit
+  // can go to libc at once (pool/heap_adapter.h). The IP model drops it.
+  static constexpr bool kQuiesce = Options::kQuiesce;
 
   static void begin_irrevocable(TxThread &tx) {
     fatal("%s: library '%s' is persistent and cannot run a transaction "

@@ -29,6 +29,8 @@ constexpr size_t kMaxWaiting = 4096;
 } // namespace
 
 void free_after_readers(void *ptr) {
+  if (head < waiting.size)
+    free_passed_blocks(/*wait=*/false);
   waiting.push_back(Deferred{ptr, ReuseEpoch::stamp()});
   tls_slot.heap_work = true;
   if (waiting.size - head > kMaxWaiting)

@@ -8,8 +8,8 @@
 // again, so a doomed transaction still reading the block would take them
 // for data. Such a free waits in a per-thread list until every transaction
 // that was running when it committed has ended (reuse_epoch.h), as pool
-// memory does (palloc's deferred reuse). The quiescing libraries already
-// free after their wait, where the list empties at once.
+// memory does (palloc's deferred reuse). Only for libraries that do not
+// quiesce (the IP model): the others' commit has waited already.
 //
 // The list is worked off when the thread's attempts leave the pool
 // (leave_tx, SlotHandle::heap_work) and at thread exit, which waits for the

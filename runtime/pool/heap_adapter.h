@@ -22,8 +22,9 @@
 // waits there and runs again (TxWriter::reuse_blocked).
 //
 // A pointer outside the pool (a block from before the program opened it, or
-// from the ordinary heap) goes to libc: malloc_usable_size at once, free once
-// the transactions that may still read it have ended (deferred_free.h).
+// from the ordinary heap) goes to libc: malloc_usable_size at once; free at
+// once if P quiesces (its commit waited for the attempts that may read the
+// block), otherwise once they have ended (deferred_free.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POOL_HEAP_ADAPTER_H
@@ -95,7 +96,10 @@ template <class P> struct PoolHeap {
     if (!ptr || this_thread().depth > 0)
       return;
     if (!pool_heap || !pool_heap->contains(ptr)) {
-      free_after_readers(ptr);
+      if constexpr (P::kQuiesce)
+        free(ptr);
+      else
+        free_after_readers(ptr);
       return;
     }
     run_in_tx([&] { free_in_tx(ptr); });
