@@ -1,5 +1,4 @@
-//===- reuse_epoch.h - when a freed block may be handed out again -*- C++
-//-*-===//
+//===- reuse_epoch.h - when freed memory may be reused ----------*- C++ -*-===//
 //
 // Deferred reuse of freed memory, without making committers wait. A block a
 // transaction frees may still be read by attempts that began before the

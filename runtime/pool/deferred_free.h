@@ -1,5 +1,4 @@
-//===- deferred_free.h - ordinary-heap frees after the readers ----*- C++
-//-*-===//
+//===- deferred_free.h - ordinary-heap frees after readers ------*- C++ -*-===//
 //
 // A block of the ordinary heap that a transaction of a persistent library
 // frees (one malloc'd outside any transaction, e.g. while the program built

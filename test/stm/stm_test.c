@@ -174,32 +174,44 @@ static void test_bank(long ops) {
          ptm_algorithm(), nthreads, (double)ops * nthreads / t);
 }
 
-/* ---- list --------------------------------------------------------------- */
+/* ---- sorted list sets (list, reuse) -------------------------------------- */
 
-#define KEYS 128
+#define MAX_KEYS 256
+#define MAGIC_NODE 0x4141414141414141L
 struct node {
+  long magic; /* MAGIC_NODE while the node is in a set */
   long key;
   struct node *next;
+  long pad;
 };
-static struct node list_head = {-1, NULL};
+/* A sorted list of keys 0..KEYS-1; its nodes come from malloc (inside a
+ * transaction: the library's transactional allocator) or, POOLED, from
+ * ptm_malloc (the pool's heap with every persistent library). */
+struct set {
+  struct node head;
+  long keys;
+  int pooled;
+};
 
-static int list_insert(long key) {
-  struct node *prev = &list_head, *cur = list_head.next;
+static int set_insert(struct set *s, long key) {
+  struct node *prev = &s->head, *cur = s->head.next;
   while (cur && cur->key < key) {
     prev = cur;
     cur = cur->next;
   }
   if (cur && cur->key == key)
     return 0;
-  struct node *n = malloc(sizeof *n);
+  struct node *n = s->pooled ? ptm_malloc(sizeof *n) : malloc(sizeof *n);
+  n->magic = MAGIC_NODE;
   n->key = key;
   n->next = cur;
+  n->pad = 0;
   prev->next = n;
   return 1;
 }
 
-static int list_remove(long key) {
-  struct node *prev = &list_head, *cur = list_head.next;
+static int set_remove(struct set *s, long key) {
+  struct node *prev = &s->head, *cur = s->head.next;
   while (cur && cur->key < key) {
     prev = cur;
     cur = cur->next;
@@ -207,44 +219,101 @@ static int list_remove(long key) {
   if (!cur || cur->key != key)
     return 0;
   prev->next = cur->next;
-  free(cur);
+  if (s->pooled)
+    ptm_free(cur);
+  else
+    free(cur);
   return 1;
 }
 
-static int list_lookup(long key) {
-  struct node *cur = list_head.next;
+static int set_lookup(struct set *s, long key) {
+  struct node *cur = s->head.next;
   while (cur && cur->key < key)
     cur = cur->next;
   return cur && cur->key == key;
 }
 
-struct list_worker {
+struct set_worker {
   int id;
   long ops;
-  long inserted[KEYS];
-  long removed[KEYS];
+  long inserted[MAX_KEYS]; /* committed inserts per key */
+  long removed[MAX_KEYS];
 };
+static struct set_worker set_workers[64];
+
+/* The even keys, outside any transaction (malloc: the ordinary heap, whose
+ * blocks transactions then free); the workers are cleared. */
+static void set_fill(struct set *s, int *initial, long ops) {
+  s->head.magic = MAGIC_NODE;
+  s->head.key = -1;
+  for (long k = (s->keys - 1) & ~1L; k >= 0; k -= 2) {
+    struct node *n = s->pooled ? ptm_malloc(sizeof *n) : malloc(sizeof *n);
+    n->magic = MAGIC_NODE;
+    n->key = k;
+    n->pad = 0;
+    n->next = s->head.next;
+    s->head.next = n;
+    initial[k] = 1;
+  }
+  memset(set_workers, 0, sizeof set_workers);
+  for (int i = 0; i < nthreads; i++) {
+    set_workers[i].id = i;
+    set_workers[i].ops = ops;
+  }
+}
+
+/* After the workers: the list is sorted, holds only set nodes, and its keys
+ * are the initial ones plus the committed inserts minus the committed
+ * removes. Then it is emptied (ptm_free takes pool and ordinary blocks). */
+static void set_check(struct set *s, const int *initial) {
+  int present[MAX_KEYS] = {0};
+  long prev = -1, length = 0;
+  for (struct node *n = s->head.next; n; n = n->next) {
+    CHECK(n->magic == MAGIC_NODE, "node %p is not a set node", (void *)n);
+    CHECK(n->key > prev && n->key < s->keys, "bad key %ld after %ld", n->key,
+          prev);
+    if (n->magic != MAGIC_NODE || n->key <= prev || n->key >= s->keys ||
+        ++length > s->keys)
+      break; /* garbage or a cycle */
+    present[n->key] = 1;
+    prev = n->key;
+  }
+  for (long k = 0; k < s->keys; k++) {
+    long expect = initial[k];
+    for (int i = 0; i < nthreads; i++)
+      expect += set_workers[i].inserted[k] - set_workers[i].removed[k];
+    CHECK(expect == present[k], "key %ld: replay says %ld, list has %d", k,
+          expect, present[k]);
+  }
+  while (s->head.next) {
+    struct node *n = s->head.next;
+    s->head.next = n->next;
+    ptm_free(n);
+  }
+}
+
+static struct set list_set = {{0, 0, NULL, 0}, 128, 0};
 
 static void *list_run(void *arg) {
-  struct list_worker *w = arg;
+  struct set_worker *w = arg;
   unsigned seed = 777u * (unsigned)(w->id + 3);
   for (long i = 0; i < w->ops; i++) {
-    long key = (long)(next_random(&seed) % KEYS);
+    long key = (long)(next_random(&seed) % list_set.keys);
     unsigned op = next_random(&seed) % 4;
     int done;
     if (op == 0) {
       PTM_BEGIN();
-      done = list_insert(key);
+      done = set_insert(&list_set, key);
       PTM_END();
       w->inserted[key] += done;
     } else if (op == 1) {
       PTM_BEGIN();
-      done = list_remove(key);
+      done = set_remove(&list_set, key);
       PTM_END();
       w->removed[key] += done;
     } else {
       PTM_BEGIN();
-      done = list_lookup(key);
+      done = set_lookup(&list_set, key);
       PTM_END();
       (void)done;
     }
@@ -253,45 +322,10 @@ static void *list_run(void *arg) {
 }
 
 static void test_list(long ops) {
-  int initial[KEYS] = {0};
-  for (long k = KEYS - 2; k >= 0; k -= 2) { /* even keys */
-    struct node *n = malloc(sizeof *n);
-    n->key = k;
-    n->next = list_head.next;
-    list_head.next = n;
-    initial[k] = 1;
-  }
-  static struct list_worker w[64];
-  memset(w, 0, sizeof w);
-  for (int i = 0; i < nthreads; i++) {
-    w[i].id = i;
-    w[i].ops = ops;
-  }
-  run_threads(list_run, nthreads, w, sizeof w[0]);
-  int present[KEYS] = {0};
-  long prev = -1, length = 0;
-  for (struct node *n = list_head.next; n; n = n->next) {
-    CHECK(n->key > prev, "unsorted: %ld after %ld", n->key, prev);
-    CHECK(n->key >= 0 && n->key < KEYS, "bad key %ld", n->key);
-    if (n->key < 0 || n->key >= KEYS || ++length > KEYS)
-      break; /* garbage or a cycle */
-    present[n->key] = 1;
-    prev = n->key;
-  }
-  for (int k = 0; k < KEYS; k++) {
-    long expect = initial[k];
-    for (int i = 0; i < nthreads; i++)
-      expect += w[i].inserted[k] - w[i].removed[k];
-    CHECK(expect == present[k], "key %d: replay says %ld, list has %d", k,
-          expect, present[k]);
-  }
-  /* ptm_free: nodes inserted by transactions come from the pool heap with
-   * persistent libraries (the ordinary heap with STM ones). */
-  while (list_head.next) {
-    struct node *n = list_head.next;
-    list_head.next = n->next;
-    ptm_free(n);
-  }
+  int initial[MAX_KEYS] = {0};
+  set_fill(&list_set, initial, ops);
+  run_threads(list_run, nthreads, set_workers, sizeof set_workers[0]);
+  set_check(&list_set, initial);
 }
 
 /* ---- privatization ------------------------------------------------------- */
@@ -393,30 +427,21 @@ static void test_privatize(void) {
   }
 }
 
-/* ---- reuse of freed memory ------------------------------------------------
- */
+/* ---- reuse of freed memory ----------------------------------------------- */
 
-/* Readers traverse a sorted list of A nodes in transactions while other
- * threads unlink and free nodes (often ones another thread allocated) and
- * allocate blocks of the same size as B objects, which they fill with
- * pointers to a trap node (written in place by last-allocation tracking).
- * A transaction, even a doomed one, must never see a freed A node already
- * reused as a B object: the heap may hand a freed block out again only once
- * every transaction that could still read it has ended. */
-#define REUSE_KEYS 256
-#define MAGIC_A 0x4141414141414141L
+/* Readers traverse a set in transactions while other threads unlink and
+ * free nodes (often ones another thread allocated) and allocate blocks of
+ * the same size as B objects, which they fill with pointers to a trap node
+ * (written in place by last-allocation tracking). A transaction, even a
+ * doomed one, must never see a freed node already reused as a B object: the
+ * heap may hand a freed block out again only once every transaction that
+ * could still read it has ended. */
 #define MAGIC_TRAP 0x7474747474747474L
-struct anode {
-  long magic;
-  long key;
-  struct anode *next;
-  long pad;
-};
 struct bobj {
-  long words[4]; /* sizeof(struct anode): the same size class */
+  long words[4]; /* sizeof(struct node): the same size class */
 };
-static struct anode reuse_head = {MAGIC_A, -1, NULL, 0};
-static struct anode trap = {MAGIC_TRAP, REUSE_KEYS, NULL, 0};
+static struct set reuse_set = {{0, 0, NULL, 0}, MAX_KEYS, 1};
+static struct node trap = {MAGIC_TRAP, MAX_KEYS, NULL, 0};
 static long reused_seen; /* transactions that met a reused block */
 
 /* Uninstrumented: the count survives the abort of the doomed attempt. */
@@ -424,15 +449,15 @@ PTM_PURE __attribute__((noinline)) static void saw_reused(void) {
   __atomic_add_fetch(&reused_seen, 1, __ATOMIC_RELAXED);
 }
 
-/* Walks the list, then reads every node it passed again through the
- * pointers it kept: a node freed meanwhile must still be an A node. */
+/* Walks the set, then reads every node it passed again through the
+ * pointers it kept: a node freed meanwhile must still be a set node. */
 static long reuse_traverse(void) {
-  struct anode *seen[REUSE_KEYS];
-  long keys[REUSE_KEYS];
+  struct node *seen[MAX_KEYS];
+  long keys[MAX_KEYS];
   long length = 0, prev = -1;
-  for (struct anode *n = reuse_head.next; n && length < REUSE_KEYS;
+  for (struct node *n = reuse_set.head.next; n && length < MAX_KEYS;
        n = n->next) {
-    if (n->magic != MAGIC_A || n->key <= prev || n->key >= REUSE_KEYS) {
+    if (n->magic != MAGIC_NODE || n->key <= prev || n->key >= MAX_KEYS) {
       saw_reused();
       return -1;
     }
@@ -441,41 +466,11 @@ static long reuse_traverse(void) {
     keys[length++] = n->key;
   }
   for (long i = 0; i < length; i++)
-    if (seen[i]->magic != MAGIC_A || seen[i]->key != keys[i]) {
+    if (seen[i]->magic != MAGIC_NODE || seen[i]->key != keys[i]) {
       saw_reused();
       return -1;
     }
   return length;
-}
-
-static int reuse_insert(long key) {
-  struct anode *prev = &reuse_head, *cur = reuse_head.next;
-  while (cur && cur->key < key) {
-    prev = cur;
-    cur = cur->next;
-  }
-  if (cur && cur->key == key)
-    return 0;
-  struct anode *n = ptm_malloc(sizeof *n);
-  n->magic = MAGIC_A;
-  n->key = key;
-  n->next = cur;
-  n->pad = 0;
-  prev->next = n;
-  return 1;
-}
-
-static int reuse_remove(long key) {
-  struct anode *prev = &reuse_head, *cur = reuse_head.next;
-  while (cur && cur->key < key) {
-    prev = cur;
-    cur = cur->next;
-  }
-  if (!cur || cur->key != key)
-    return 0;
-  prev->next = cur->next;
-  ptm_free(cur);
-  return 1;
 }
 
 /* Reuses the most recently freed block of the size class as a B object. */
@@ -486,18 +481,11 @@ static void reuse_scribble(void) {
   ptm_free(b);
 }
 
-struct reuse_worker {
-  int id;
-  long ops;
-  long inserted[REUSE_KEYS];
-  long removed[REUSE_KEYS];
-};
-
 static void *reuse_run(void *arg) {
-  struct reuse_worker *w = arg;
+  struct set_worker *w = arg;
   unsigned seed = 4099u * (unsigned)(w->id + 7);
   for (long i = 0; i < w->ops; i++) {
-    long key = (long)(next_random(&seed) % REUSE_KEYS);
+    long key = (long)(next_random(&seed) % MAX_KEYS);
     unsigned op = next_random(&seed) % 4;
     int done;
     if (op == 0) {
@@ -506,12 +494,12 @@ static void *reuse_run(void *arg) {
       PTM_END();
     } else if (op == 1) {
       PTM_BEGIN();
-      done = reuse_insert(key);
+      done = set_insert(&reuse_set, key);
       PTM_END();
       w->inserted[key] += done;
     } else if (op == 2) {
       PTM_BEGIN();
-      done = reuse_remove(key);
+      done = set_remove(&reuse_set, key);
       PTM_END();
       w->removed[key] += done;
     } else {
@@ -524,50 +512,15 @@ static void *reuse_run(void *arg) {
 }
 
 static void test_reuse(long ops) {
-  int initial[REUSE_KEYS] = {0};
-  for (long k = 0; k < REUSE_KEYS; k += 2) {
-    PTM_BEGIN();
-    reuse_insert(k);
-    PTM_END();
-    initial[k] = 1;
-  }
-  static struct reuse_worker w[64];
-  memset(w, 0, sizeof w);
-  for (int i = 0; i < nthreads; i++) {
-    w[i].id = i;
-    w[i].ops = ops;
-  }
-  run_threads(reuse_run, nthreads, w, sizeof w[0]);
+  int initial[MAX_KEYS] = {0};
+  set_fill(&reuse_set, initial, ops);
+  run_threads(reuse_run, nthreads, set_workers, sizeof set_workers[0]);
   CHECK(reused_seen == 0,
         "%ld transactions read a freed block after it was reused", reused_seen);
-  int present[REUSE_KEYS] = {0};
-  long prev = -1, length = 0;
-  for (struct anode *n = reuse_head.next; n; n = n->next) {
-    CHECK(n->magic == MAGIC_A, "list node %p is not an A node", (void *)n);
-    CHECK(n->key > prev && n->key < REUSE_KEYS, "bad key %ld after %ld", n->key,
-          prev);
-    if (n->magic != MAGIC_A || n->key <= prev || n->key >= REUSE_KEYS ||
-        ++length > REUSE_KEYS)
-      break;
-    present[n->key] = 1;
-    prev = n->key;
-  }
-  for (int k = 0; k < REUSE_KEYS; k++) {
-    long expect = initial[k];
-    for (int i = 0; i < nthreads; i++)
-      expect += w[i].inserted[k] - w[i].removed[k];
-    CHECK(expect == present[k], "key %d: replay says %ld, list has %d", k,
-          expect, present[k]);
-  }
-  while (reuse_head.next) {
-    struct anode *n = reuse_head.next;
-    reuse_head.next = n->next;
-    ptm_free(n);
-  }
+  set_check(&reuse_set, initial);
 }
 
-/* ---- waiting for held-back memory -----------------------------------------
- */
+/* ---- waiting for held-back memory ---------------------------------------- */
 
 /* The pool's heap is full (the ctest runs this mode on a small pool). A
  * reader's attempt is running when a second thread frees a block and then
