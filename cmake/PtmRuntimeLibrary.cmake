@@ -14,7 +14,7 @@ set(PTM_RUNTIME_COMPILE_OPTIONS ${PTM_WARNING_FLAGS} -O2 -flto -fPIC
 list(APPEND PTM_RUNTIME_LINK_LIBS pmem)
 
 # eADR: the caches are in the persistence domain, clwb becomes a no-op
-# (runtime/persist.h). Compile-time, for the whole runtime.
+# (runtime/persist/persist.h). Compile-time, for the whole runtime.
 option(PTM_EADR "Build the runtime for eADR platforms (flushes are no-ops)" OFF)
 if(PTM_EADR)
   list(APPEND PTM_RUNTIME_COMPILE_OPTIONS -DPTM_EADR=1)

@@ -15,9 +15,9 @@
 #define PTM_LIBS_CGL_POLICY_H
 
 #include "libs/spin_lock.h"
-#include "runtime/policy_base.h"
-#include "runtime/stats.h"
-#include "runtime/tx_thread.h"
+#include "runtime/base/policy_base.h"
+#include "runtime/base/stats.h"
+#include "runtime/base/tx_thread.h"
 
 #include <cstring>
 

@@ -7,7 +7,7 @@
 
 #include "libs/persistent_logging.h"
 #include "libs/ring_policy.h"
-#include "runtime/abi_glue.h"
+#include "runtime/abi/abi_glue.h"
 
 namespace ptm {
 struct GpRingPolicy : RingT<GpRingPolicy, GpLogging> {};

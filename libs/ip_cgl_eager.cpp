@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "libs/p_cgl_eager_policy.h"
-#include "runtime/abi_glue.h"
+#include "runtime/abi/abi_glue.h"
 
 namespace ptm {
 struct IpCglEagerPolicy : PCglEagerT<IpCglEagerPolicy, IpOptions> {};

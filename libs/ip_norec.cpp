@@ -8,7 +8,7 @@
 
 #include "libs/norec_policy.h"
 #include "libs/persistent_logging.h"
-#include "runtime/abi_glue.h"
+#include "runtime/abi/abi_glue.h"
 
 namespace ptm {
 struct IpNorecPolicy : NorecT<IpNorecPolicy, IpLogging> {};

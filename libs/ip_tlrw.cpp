@@ -8,7 +8,7 @@
 
 #include "libs/persistent_logging.h"
 #include "libs/tlrw_policy.h"
-#include "runtime/abi_glue.h"
+#include "runtime/abi/abi_glue.h"
 
 namespace ptm {
 struct IpTlrwPolicy : TlrwT<IpTlrwPolicy, IpLogging> {};

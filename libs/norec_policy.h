@@ -19,9 +19,9 @@
 #define PTM_LIBS_NOREC_POLICY_H
 
 #include "libs/stm_logging.h"
+#include "runtime/persist/slot_log_index.h"
 #include "runtime/pool/pool_format.h"
-#include "runtime/read_set.h"
-#include "runtime/slot_log_index.h"
+#include "runtime/stm/read_set.h"
 
 namespace ptm {
 

@@ -19,8 +19,8 @@
 #define PTM_LIBS_OREC_EAGER_POLICY_H
 
 #include "libs/stm_logging.h"
-#include "runtime/orec_table.h"
-#include "runtime/quiescence.h"
+#include "runtime/stm/orec_table.h"
+#include "runtime/stm/quiescence.h"
 
 namespace ptm {
 

@@ -18,8 +18,8 @@
 
 #include "libs/orec_redo_core.h"
 #include "libs/stm_logging.h"
-#include "runtime/orec_table.h"
-#include "runtime/quiescence.h"
+#include "runtime/stm/orec_table.h"
+#include "runtime/stm/quiescence.h"
 
 namespace ptm {
 

@@ -11,7 +11,7 @@
 #define PTM_LIBS_OREC_REDO_CORE_H
 
 #include "libs/stm_logging.h"
-#include "runtime/orec_table.h"
+#include "runtime/stm/orec_table.h"
 
 namespace ptm {
 

@@ -2,6 +2,6 @@
 //-===//
 
 #include "libs/p_cgl_lazy_policy.h"
-#include "runtime/abi_glue.h"
+#include "runtime/abi/abi_glue.h"
 
 PTM_DEFINE_RUNTIME(ptm::PCglLazyPolicy)

@@ -29,10 +29,10 @@
 
 #include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
-#include "runtime/persistent_redo_log.h"
-#include "runtime/persistent_undo_log.h"
-#include "runtime/stm_access.h"
-#include "runtime/stm_policy.h"
+#include "runtime/persist/persistent_redo_log.h"
+#include "runtime/persist/persistent_undo_log.h"
+#include "runtime/stm/stm_access.h"
+#include "runtime/stm/stm_policy.h"
 
 #include <atomic>
 #include <cstring>

@@ -22,13 +22,13 @@
 #ifndef PTM_LIBS_PERSISTENT_POLICY_BASE_H
 #define PTM_LIBS_PERSISTENT_POLICY_BASE_H
 
-#include "runtime/persist.h"
-#include "runtime/policy_base.h"
+#include "runtime/base/policy_base.h"
+#include "runtime/base/report.h"
+#include "runtime/base/tx_thread.h"
+#include "runtime/base/volatile_heap.h"
+#include "runtime/persist/persist.h"
 #include "runtime/pool/persistent_pool.h"
 #include "runtime/pool/thread_slot.h"
-#include "runtime/report.h"
-#include "runtime/tx_thread.h"
-#include "runtime/volatile_heap.h"
 
 #include <type_traits>
 

@@ -20,7 +20,7 @@
 #define PTM_LIBS_RING_POLICY_H
 
 #include "libs/stm_logging.h"
-#include "runtime/bloom_filter.h"
+#include "runtime/stm/bloom_filter.h"
 
 namespace ptm {
 

@@ -40,8 +40,8 @@
 #ifndef PTM_LIBS_STM_LOGGING_H
 #define PTM_LIBS_STM_LOGGING_H
 
-#include "runtime/redo_log.h"
-#include "runtime/stm_policy.h"
+#include "runtime/stm/redo_log.h"
+#include "runtime/stm/stm_policy.h"
 
 namespace ptm {
 

@@ -20,7 +20,7 @@
 #define PTM_LIBS_TLRW_POLICY_H
 
 #include "libs/stm_logging.h"
-#include "runtime/grow_buffer.h"
+#include "runtime/base/grow_buffer.h"
 
 #include <atomic>
 

@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/palloc/persistent_heap.h"
-#include "runtime/persist.h"
+#include "runtime/persist/persist.h"
 #include "runtime/pool/heap_init.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/pool_view.h"

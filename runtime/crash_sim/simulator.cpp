@@ -2,12 +2,12 @@
 
 #include "runtime/crash_sim/simulator.h"
 
+#include "runtime/base/report.h"
+#include "runtime/base/tx_thread.h"
 #include "runtime/crash_sim/config.h"
 #include "runtime/crash_sim/image.h"
 #include "runtime/pool/persistent_pool.h"
 #include "runtime/pool/thread_slot.h"
-#include "runtime/report.h"
-#include "runtime/tx_thread.h"
 
 #include <atomic>
 #include <cstdio>

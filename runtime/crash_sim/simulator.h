@@ -2,7 +2,7 @@
 //
 // Built into the test-only `ptm_<NAME>_crashsim` variant of each persistent
 // library (compiled with PTM_PERSIST_HOOKS=1; the normal libraries carry
-// none of it). Every clwb and sfence of runtime/persist.h is an event:
+// none of it). Every clwb and sfence of runtime/persist/persist.h is an event:
 //
 //   clwb(line)   records the line's content now as "in flight"
 //   sfence()     makes the calling thread's in-flight lines persistent

@@ -17,7 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/palloc/persistent_heap.h"
 
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 #include <atomic>
 #include <cinttypes>

@@ -60,7 +60,7 @@ struct HeapStats {
   uint64_t large_blocks;     // allocated blocks larger than the classes
 };
 
-// When freed memory may be reused (runtime/reuse_epoch.h implements it).
+// When freed memory may be reused (runtime/stm/reuse_epoch.h implements it).
 struct ReuseGate {
   bool (*passed)(uint64_t stamp); // every transaction running at STAMP ended
   uint64_t (*now)();              // every stamp taken from now on is >= this

@@ -2,9 +2,9 @@
 
 #include "runtime/pool/deferred_free.h"
 
-#include "runtime/grow_buffer.h"
+#include "runtime/base/grow_buffer.h"
 #include "runtime/pool/thread_slot.h"
-#include "runtime/reuse_epoch.h"
+#include "runtime/stm/reuse_epoch.h"
 
 #include <cstdint>
 #include <cstdlib>

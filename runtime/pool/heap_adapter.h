@@ -15,7 +15,7 @@
 //                           apply the deferred frees this way inside their
 //                           commit, so a free is atomic with it)
 //
-// Deferred reuse (runtime/reuse_epoch.h): memory a transaction frees stays
+// Deferred reuse (runtime/stm/reuse_epoch.h): memory a transaction frees stays
 // held back until the transactions that may still read it have ended. The
 // thread settles its frees when its attempt leaves the pool (leave_tx); an
 // allocation that finds nothing but held-back memory aborts its attempt,
@@ -30,11 +30,11 @@
 #ifndef PTM_RUNTIME_POOL_HEAP_ADAPTER_H
 #define PTM_RUNTIME_POOL_HEAP_ADAPTER_H
 
+#include "runtime/base/policy_base.h"
+#include "runtime/base/tx_thread.h"
 #include "runtime/palloc/persistent_heap.h"
-#include "runtime/policy_base.h"
 #include "runtime/pool/deferred_free.h"
 #include "runtime/pool/thread_slot.h"
-#include "runtime/tx_thread.h"
 
 #include <csetjmp>
 #include <cstdlib>

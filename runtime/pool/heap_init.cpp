@@ -2,9 +2,9 @@
 
 #include "runtime/pool/heap_init.h"
 
+#include "runtime/base/report.h"
 #include "runtime/palloc/persistent_heap.h"
-#include "runtime/persist.h"
-#include "runtime/report.h"
+#include "runtime/persist/persist.h"
 
 #include <cerrno>
 #include <libpmem.h>

@@ -3,14 +3,14 @@
 #include "runtime/pool/persistent_pool.h"
 
 #include "ptm.h"
-#include "runtime/persist.h"
-#include "runtime/persistent_redo_log.h"
+#include "runtime/base/report.h"
+#include "runtime/persist/persist.h"
+#include "runtime/persist/persistent_redo_log.h"
 #include "runtime/pool/deferred_free.h"
 #include "runtime/pool/heap_init.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/recovery.h"
-#include "runtime/report.h"
-#include "runtime/reuse_epoch.h"
+#include "runtime/stm/reuse_epoch.h"
 
 #include <cerrno>
 #include <climits>

@@ -15,7 +15,7 @@
 #ifndef PTM_RUNTIME_POOL_PERSISTENT_POOL_H
 #define PTM_RUNTIME_POOL_PERSISTENT_POOL_H
 
-#include "runtime/persist.h"
+#include "runtime/persist/persist.h"
 #include "runtime/pool/heap_adapter.h"
 #include "runtime/pool/pool_view.h"
 

@@ -2,8 +2,8 @@
 
 #include "runtime/pool/pool_file.h"
 
-#include "runtime/persist.h"
-#include "runtime/report.h"
+#include "runtime/base/report.h"
+#include "runtime/persist/persist.h"
 
 #include <cerrno>
 #include <cstdarg>

@@ -2,8 +2,8 @@
 
 #include "runtime/pool/recovery.h"
 
-#include "runtime/persist.h"
-#include "runtime/report.h"
+#include "runtime/base/report.h"
+#include "runtime/persist/persist.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -9,7 +9,7 @@
 // ptm_close waits until no transaction of the process is inside the pool.
 // leave_tx also does what the attempt left for after its end (HEAP_WORK):
 // settling its frees for deferred reuse, and waiting, outside any attempt,
-// until memory held back for reuse is free (runtime/reuse_epoch.h).
+// until memory held back for reuse is free (runtime/stm/reuse_epoch.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POOL_THREAD_SLOT_H

@@ -1,7 +1,7 @@
 //===- testrt.cpp - libptm_testrt: cgl + ABI call counters + abort sweep --===//
 
 #include "ptm_testrt.h"
-#include "runtime/abi_glue.h"
+#include "runtime/abi/abi_glue.h"
 #include "test/testrt/testrt_policy.h"
 
 #include <cstdlib>

@@ -1,7 +1,7 @@
 //===- test_clone_table.cpp - clone registration and lookup ---------------===//
 
 #include "check.h"
-#include "runtime/clone_table.h"
+#include "runtime/abi/clone_table.h"
 
 #include <thread>
 #include <vector>

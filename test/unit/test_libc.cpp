@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "check.h"
-#include "runtime/tx_libc.h"
+#include "runtime/abi/tx_libc.h"
 
 #include <cstdlib>
 #include <cstring>

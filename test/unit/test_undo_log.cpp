@@ -2,7 +2,7 @@
 //---------------------===//
 
 #include "check.h"
-#include "runtime/undo_log.h"
+#include "runtime/base/undo_log.h"
 
 #include <cstdint>
 #include <cstring>

@@ -14,7 +14,7 @@
 #ifndef PTM_RUNTIME_UNDO_LOG_H
 #define PTM_RUNTIME_UNDO_LOG_H
 
-#include "runtime/grow_buffer.h"
+#include "runtime/base/grow_buffer.h"
 
 #include <cstdint>
 #include <cstring>

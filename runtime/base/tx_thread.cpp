@@ -1,9 +1,9 @@
 //===- tx_thread.cpp - the per-thread transaction descriptor --------------===//
 
-#include "runtime/tx_thread.h"
+#include "runtime/base/tx_thread.h"
 
-#include "runtime/report.h"
-#include "runtime/stats.h"
+#include "runtime/base/report.h"
+#include "runtime/base/stats.h"
 
 #include <pthread.h>
 

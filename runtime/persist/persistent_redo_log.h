@@ -34,13 +34,13 @@
 #ifndef PTM_RUNTIME_PERSISTENT_REDO_LOG_H
 #define PTM_RUNTIME_PERSISTENT_REDO_LOG_H
 
-#include "runtime/persist.h"
-#include "runtime/persistent_undo_log.h"
+#include "runtime/base/stats.h"
+#include "runtime/base/tx_thread.h"
+#include "runtime/persist/persist.h"
+#include "runtime/persist/persistent_undo_log.h"
+#include "runtime/persist/slot_log_index.h"
 #include "runtime/pool/pool_format.h"
 #include "runtime/pool/thread_slot.h"
-#include "runtime/slot_log_index.h"
-#include "runtime/stats.h"
-#include "runtime/tx_thread.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -20,7 +20,7 @@
 #ifndef PTM_RUNTIME_TX_SLOTS_H
 #define PTM_RUNTIME_TX_SLOTS_H
 
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 #include <atomic>
 #include <cstdint>

@@ -10,8 +10,8 @@
 #ifndef PTM_RUNTIME_READ_SET_H
 #define PTM_RUNTIME_READ_SET_H
 
-#include "runtime/grow_buffer.h"
-#include "runtime/stm_access.h"
+#include "runtime/base/grow_buffer.h"
+#include "runtime/stm/stm_access.h"
 
 #include <cstdint>
 #include <cstring>

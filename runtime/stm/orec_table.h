@@ -19,11 +19,11 @@
 #ifndef PTM_RUNTIME_OREC_TABLE_H
 #define PTM_RUNTIME_OREC_TABLE_H
 
-#include "runtime/global_clock.h"
-#include "runtime/grow_buffer.h"
-#include "runtime/policy_base.h"
-#include "runtime/stm_access.h"
-#include "runtime/tx_slots.h"
+#include "runtime/base/grow_buffer.h"
+#include "runtime/base/policy_base.h"
+#include "runtime/stm/global_clock.h"
+#include "runtime/stm/stm_access.h"
+#include "runtime/stm/tx_slots.h"
 
 #include <atomic>
 #include <cstdint>

@@ -16,7 +16,7 @@
 #ifndef PTM_RUNTIME_QUIESCENCE_H
 #define PTM_RUNTIME_QUIESCENCE_H
 
-#include "runtime/tx_slots.h"
+#include "runtime/stm/tx_slots.h"
 
 namespace ptm {
 

@@ -52,10 +52,10 @@
 #ifndef PTM_RUNTIME_POLICY_BASE_H
 #define PTM_RUNTIME_POLICY_BASE_H
 
-#include "runtime/events.h"
-#include "runtime/tx_thread.h"
-#include "runtime/volatile_heap.h"
-#include "runtime/volatile_pool.h"
+#include "runtime/base/events.h"
+#include "runtime/base/tx_thread.h"
+#include "runtime/base/volatile_heap.h"
+#include "runtime/base/volatile_pool.h"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 //===- describe.cpp - names of functions and constructs for messages ------===//
 
-#include "runtime/describe.h"
+#include "runtime/abi/describe.h"
 
 #include "ptm_abi.h"
 

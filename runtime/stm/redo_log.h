@@ -16,9 +16,9 @@
 #ifndef PTM_RUNTIME_REDO_LOG_H
 #define PTM_RUNTIME_REDO_LOG_H
 
-#include "runtime/grow_buffer.h"
-#include "runtime/stm_access.h"
-#include "runtime/undo_log.h"
+#include "runtime/base/grow_buffer.h"
+#include "runtime/base/undo_log.h"
+#include "runtime/stm/stm_access.h"
 
 #include <cstdint>
 #include <cstring>

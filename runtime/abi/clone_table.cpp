@@ -1,8 +1,8 @@
 //===- clone_table.cpp - original function -> transactional clone ---------===//
 
-#include "runtime/clone_table.h"
+#include "runtime/abi/clone_table.h"
 
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 #include <cstdlib>
 #include <mutex>

@@ -31,8 +31,8 @@
 #ifndef PTM_RUNTIME_PERSIST_H
 #define PTM_RUNTIME_PERSIST_H
 
-#include "runtime/stats.h"
-#include "runtime/tx_thread.h"
+#include "runtime/base/stats.h"
+#include "runtime/base/tx_thread.h"
 
 #include <cstddef>
 #include <cstdint>

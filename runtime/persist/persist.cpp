@@ -1,8 +1,8 @@
 //===- persist.cpp - flush instruction choice, NVM latency emulation ------===//
 
-#include "runtime/persist.h"
+#include "runtime/persist/persist.h"
 
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 #include <cpuid.h>
 #include <cstdlib>

@@ -10,9 +10,9 @@
 #ifndef PTM_RUNTIME_TX_ALLOC_H
 #define PTM_RUNTIME_TX_ALLOC_H
 
-#include "runtime/events.h"
-#include "runtime/stats.h"
-#include "runtime/tx_thread.h"
+#include "runtime/base/events.h"
+#include "runtime/base/stats.h"
+#include "runtime/base/tx_thread.h"
 
 #include <cstdint>
 

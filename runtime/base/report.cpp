@@ -1,6 +1,6 @@
 //===- report.cpp - fatal errors and once-per-site warnings ---------------===//
 
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 #include <cstdarg>
 #include <cstdio>

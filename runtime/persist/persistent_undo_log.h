@@ -30,13 +30,13 @@
 #ifndef PTM_RUNTIME_PERSISTENT_UNDO_LOG_H
 #define PTM_RUNTIME_PERSISTENT_UNDO_LOG_H
 
-#include "runtime/persist.h"
+#include "runtime/base/report.h"
+#include "runtime/base/stats.h"
+#include "runtime/base/tx_thread.h"
+#include "runtime/persist/persist.h"
+#include "runtime/persist/slot_log_index.h"
 #include "runtime/pool/pool_format.h"
 #include "runtime/pool/thread_slot.h"
-#include "runtime/report.h"
-#include "runtime/slot_log_index.h"
-#include "runtime/stats.h"
-#include "runtime/tx_thread.h"
 
 #include <cstdint>
 #include <cstring>

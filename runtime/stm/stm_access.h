@@ -23,7 +23,7 @@
 #ifndef PTM_RUNTIME_STM_ACCESS_H
 #define PTM_RUNTIME_STM_ACCESS_H
 
-#include "runtime/tx_thread.h"
+#include "runtime/base/tx_thread.h"
 
 #include <atomic>
 #include <cstddef>

@@ -26,7 +26,7 @@
 #ifndef PTM_RUNTIME_REUSE_EPOCH_H
 #define PTM_RUNTIME_REUSE_EPOCH_H
 
-#include "runtime/tx_slots.h"
+#include "runtime/stm/tx_slots.h"
 
 #include <atomic>
 #include <cstdint>

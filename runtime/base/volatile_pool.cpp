@@ -1,9 +1,9 @@
 //===- volatile_pool.cpp - the pool API of libraries without a pool -------===//
 
-#include "runtime/volatile_pool.h"
+#include "runtime/base/volatile_pool.h"
 
 #include "ptm.h"
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 #include <cerrno>
 #include <cstdlib>

@@ -10,7 +10,7 @@
 #ifndef PTM_RUNTIME_BLOOM_FILTER_H
 #define PTM_RUNTIME_BLOOM_FILTER_H
 
-#include "runtime/stm_access.h"
+#include "runtime/stm/stm_access.h"
 
 #include <atomic>
 #include <cstdint>

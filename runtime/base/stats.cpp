@@ -1,8 +1,8 @@
 //===- stats.cpp - thread registry, ptm_stats*, PTM_STATS at exit ---------===//
 
-#include "runtime/stats.h"
+#include "runtime/base/stats.h"
 
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -25,11 +25,11 @@
 #ifndef PTM_RUNTIME_HOURGLASS_H
 #define PTM_RUNTIME_HOURGLASS_H
 
-#include "runtime/events.h"
-#include "runtime/policy_base.h"
-#include "runtime/stats.h"
-#include "runtime/tx_slots.h"
-#include "runtime/tx_thread.h"
+#include "runtime/base/events.h"
+#include "runtime/base/policy_base.h"
+#include "runtime/base/stats.h"
+#include "runtime/base/tx_thread.h"
+#include "runtime/stm/tx_slots.h"
 
 #include <atomic>
 #include <cstdlib>

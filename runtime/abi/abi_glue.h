@@ -18,15 +18,15 @@
 #define PTM_RUNTIME_ABI_GLUE_H
 
 #include "ptm.h"
-#include "runtime/clone_table.h"
-#include "runtime/describe.h"
-#include "runtime/events.h"
-#include "runtime/policy_base.h"
-#include "runtime/report.h"
-#include "runtime/stats.h"
-#include "runtime/tx_alloc.h"
-#include "runtime/tx_libc.h"
-#include "runtime/tx_thread.h"
+#include "runtime/abi/clone_table.h"
+#include "runtime/abi/describe.h"
+#include "runtime/abi/tx_alloc.h"
+#include "runtime/abi/tx_libc.h"
+#include "runtime/base/events.h"
+#include "runtime/base/policy_base.h"
+#include "runtime/base/report.h"
+#include "runtime/base/stats.h"
+#include "runtime/base/tx_thread.h"
 
 #include <cerrno>
 #include <csetjmp>

@@ -18,7 +18,7 @@
 #ifndef PTM_RUNTIME_SLOT_LOG_INDEX_H
 #define PTM_RUNTIME_SLOT_LOG_INDEX_H
 
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -13,8 +13,8 @@
 #define PTM_RUNTIME_TX_THREAD_H
 
 #include "ptm.h"
-#include "runtime/grow_buffer.h"
-#include "runtime/undo_log.h"
+#include "runtime/base/grow_buffer.h"
+#include "runtime/base/undo_log.h"
 
 #include <csetjmp>
 #include <cstdint>

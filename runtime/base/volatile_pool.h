@@ -10,7 +10,7 @@
 #ifndef PTM_RUNTIME_VOLATILE_POOL_H
 #define PTM_RUNTIME_VOLATILE_POOL_H
 
-#include "runtime/volatile_heap.h"
+#include "runtime/base/volatile_heap.h"
 
 #include <cstddef>
 

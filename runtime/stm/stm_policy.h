@@ -11,12 +11,12 @@
 #ifndef PTM_RUNTIME_STM_POLICY_H
 #define PTM_RUNTIME_STM_POLICY_H
 
-#include "runtime/hourglass.h"
-#include "runtime/policy_base.h"
-#include "runtime/stats.h"
-#include "runtime/stm_access.h"
-#include "runtime/tx_slots.h"
-#include "runtime/tx_thread.h"
+#include "runtime/base/policy_base.h"
+#include "runtime/base/stats.h"
+#include "runtime/base/tx_thread.h"
+#include "runtime/stm/hourglass.h"
+#include "runtime/stm/stm_access.h"
+#include "runtime/stm/tx_slots.h"
 
 #include <cstring>
 
