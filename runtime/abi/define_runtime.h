@@ -1,0 +1,191 @@
+//===- define_runtime.h - the extern "C" symbols of one library -*- C++ -*-===//
+//
+// PTM_DEFINE_RUNTIME(POLICY), used once per library (libs/<name>.cpp),
+// defines every symbol of ptm_abi.h and the transaction and pool API of
+// ptm.h as calls into Runtime<POLICY> (abi_glue.h) and POLICY::Pool. The
+// symbols are ordinary functions; under LTO the barriers inline into the
+// instrumented code that calls them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_ABI_DEFINE_RUNTIME_H
+#define PTM_RUNTIME_ABI_DEFINE_RUNTIME_H
+
+#ifndef PTM_LIBNAME
+#error "PTM_LIBNAME names the library (set by ptm_add_runtime_library)"
+#endif
+
+// Defines every symbol of ptm_abi.h and the transaction API of ptm.h from
+// policy POLICY. Use once per library.
+#define PTM_DEFINE_RUNTIME(POLICY)                                             \
+  using PtmRuntime = ::ptm::Runtime<POLICY>;                                   \
+  using PtmEvent = ::ptm::Event;                                               \
+  using PtmTxHeap = POLICY::TxHeap;                                            \
+  using PtmPool = POLICY::Pool;                                                \
+  extern "C" {                                                                 \
+  const char *ptm_algorithm(void) { return PTM_LIBNAME; }                      \
+  int ptm_in_transaction(void) { return ::ptm::this_thread().depth > 0; }      \
+  void ptm_restart(void) { PtmRuntime::restart(); }                            \
+  void ptm_atomic(void (*fn)(void *), void *arg) {                             \
+    PtmRuntime::atomic(fn, arg);                                               \
+  }                                                                            \
+  void __ptm_region_begin(void) noexcept { PtmRuntime::region_begin(); }       \
+  void __ptm_region_end(void) noexcept { PtmRuntime::region_end(); }           \
+  int __ptm_region_depth(void) noexcept { return ::ptm::this_thread().depth; } \
+  void __ptm_region_unwind(int d) noexcept { PtmRuntime::region_unwind(d); }   \
+  void *__ptm_tx_checkpoint(void) { return PtmRuntime::checkpoint(); }         \
+  __attribute__((noinline)) void __ptm_tx_begin(const char *where) {           \
+    PtmRuntime::begin(where, __builtin_dwarf_cfa());                           \
+  }                                                                            \
+  int __ptm_tx_commit(void) { return PtmRuntime::commit(); }                   \
+  uint8_t __ptm_read_1(const void *a) {                                        \
+    return PtmRuntime::read<uint8_t, PtmEvent::Read1>(a);                      \
+  }                                                                            \
+  uint16_t __ptm_read_2(const void *a) {                                       \
+    return PtmRuntime::read<uint16_t, PtmEvent::Read2>(a);                     \
+  }                                                                            \
+  uint32_t __ptm_read_4(const void *a) {                                       \
+    return PtmRuntime::read<uint32_t, PtmEvent::Read4>(a);                     \
+  }                                                                            \
+  uint64_t __ptm_read_8(const void *a) {                                       \
+    return PtmRuntime::read<uint64_t, PtmEvent::Read8>(a);                     \
+  }                                                                            \
+  void __ptm_write_1(void *a, uint8_t v) {                                     \
+    PtmRuntime::write<uint8_t, PtmEvent::Write1>(a, v);                        \
+  }                                                                            \
+  void __ptm_write_2(void *a, uint16_t v) {                                    \
+    PtmRuntime::write<uint16_t, PtmEvent::Write2>(a, v);                       \
+  }                                                                            \
+  void __ptm_write_4(void *a, uint32_t v) {                                    \
+    PtmRuntime::write<uint32_t, PtmEvent::Write4>(a, v);                       \
+  }                                                                            \
+  void __ptm_write_8(void *a, uint64_t v) {                                    \
+    PtmRuntime::write<uint64_t, PtmEvent::Write8>(a, v);                       \
+  }                                                                            \
+  void __ptm_read_n(void *d, const void *a, size_t n) {                        \
+    PtmRuntime::read_n(d, a, n);                                               \
+  }                                                                            \
+  void __ptm_write_n(void *a, const void *s, size_t n) {                       \
+    PtmRuntime::write_n(a, s, n);                                              \
+  }                                                                            \
+  void __ptm_memcpy(void *d, const void *s, size_t n) {                        \
+    PtmRuntime::memcpy_tm(d, s, n);                                            \
+  }                                                                            \
+  void __ptm_memmove(void *d, const void *s, size_t n) {                       \
+    PtmRuntime::memmove_tm(d, s, n);                                           \
+  }                                                                            \
+  void __ptm_memset(void *d, int c, size_t n) {                                \
+    PtmRuntime::memset_tm(d, c, n);                                            \
+  }                                                                            \
+  PTM_DEFINE_LIBC_                                                             \
+  PTM_DEFINE_ALLOC_                                                            \
+  void __ptm_register_clones(const ptm_clone_entry_t *t, size_t n) {           \
+    PtmRuntime::register_clones(t, n);                                         \
+  }                                                                            \
+  void *__ptm_clone_lookup(const void *fn, const char *where) {                \
+    return PtmRuntime::clone_lookup(fn, where);                                \
+  }                                                                            \
+  void __ptm_unsupported(int kind, const char *what, const char *where) {      \
+    PtmRuntime::unsupported(kind, what, where);                                \
+  }                                                                            \
+  PTM_DEFINE_POOL_                                                             \
+  } /* extern "C" */
+
+// (pieces of PTM_DEFINE_RUNTIME, expanded inside its extern "C" block)
+#define PTM_LIBC_(EVENT, RET, NAME, PARAMS, ARGS)                              \
+  RET __ptm_##NAME PARAMS {                                                    \
+    PtmRuntime::barrier<PtmEvent::EVENT>(::ptm::this_thread());                \
+    return PtmRuntime::Libc::NAME ARGS;                                        \
+  }
+#define PTM_DEFINE_LIBC_                                                       \
+  PTM_LIBC_(LibcMemchr, void *, memchr, (const void *s, int c, size_t n),      \
+            (s, c, n))                                                         \
+  PTM_LIBC_(LibcMemcmp, int, memcmp, (const void *a, const void *b, size_t n), \
+            (a, b, n))                                                         \
+  PTM_LIBC_(LibcStrlen, size_t, strlen, (const char *s), (s))                  \
+  PTM_LIBC_(LibcStrnlen, size_t, strnlen, (const char *s, size_t m), (s, m))   \
+  PTM_LIBC_(LibcStrcmp, int, strcmp, (const char *a, const char *b), (a, b))   \
+  PTM_LIBC_(LibcStrncmp, int, strncmp,                                         \
+            (const char *a, const char *b, size_t n), (a, b, n))               \
+  PTM_LIBC_(LibcStrcpy, char *, strcpy, (char *d, const char *s), (d, s))      \
+  PTM_LIBC_(LibcStrncpy, char *, strncpy, (char *d, const char *s, size_t n),  \
+            (d, s, n))                                                         \
+  PTM_LIBC_(LibcStpcpy, char *, stpcpy, (char *d, const char *s), (d, s))      \
+  PTM_LIBC_(LibcStrcat, char *, strcat, (char *d, const char *s), (d, s))      \
+  PTM_LIBC_(LibcStrncat, char *, strncat, (char *d, const char *s, size_t n),  \
+            (d, s, n))                                                         \
+  PTM_LIBC_(LibcStrchr, char *, strchr, (const char *s, int c), (s, c))        \
+  PTM_LIBC_(LibcStrrchr, char *, strrchr, (const char *s, int c), (s, c))      \
+  PTM_LIBC_(LibcStrstr, char *, strstr, (const char *h, const char *n),        \
+            (h, n))                                                            \
+  PTM_LIBC_(LibcStrspn, size_t, strspn, (const char *s, const char *a),        \
+            (s, a))                                                            \
+  PTM_LIBC_(LibcStrcspn, size_t, strcspn, (const char *s, const char *r),      \
+            (s, r))                                                            \
+  PTM_LIBC_(LibcStrpbrk, char *, strpbrk, (const char *s, const char *a),      \
+            (s, a))                                                            \
+  PTM_LIBC_(LibcStrdup, char *, strdup, (const char *s), (s))                  \
+  PTM_LIBC_(LibcStrndup, char *, strndup, (const char *s, size_t n), (s, n))
+
+#define PTM_DEFINE_ALLOC_                                                      \
+  void *__ptm_tx_malloc(size_t n) {                                            \
+    return PtmRuntime::alloc<PtmTxHeap>(n, 0);                                 \
+  }                                                                            \
+  void *__ptm_tx_calloc(size_t m, size_t n) {                                  \
+    return PtmRuntime::alloc_zeroed<PtmTxHeap>(m, n);                          \
+  }                                                                            \
+  void *__ptm_tx_realloc(void *p, size_t n) {                                  \
+    return PtmRuntime::realloc_tm(p, n);                                       \
+  }                                                                            \
+  void *__ptm_tx_aligned_alloc(size_t a, size_t n) {                           \
+    return PtmRuntime::alloc<PtmTxHeap>(n, a);                                 \
+  }                                                                            \
+  int __ptm_tx_posix_memalign(void **p, size_t a, size_t n) {                  \
+    return PtmRuntime::posix_memalign_tm(p, a, n);                             \
+  }                                                                            \
+  void __ptm_tx_free(void *p) { PtmRuntime::release<PtmTxHeap>(p); }           \
+  void *__ptm_tx_allocate_exception(size_t n) noexcept {                       \
+    return PtmRuntime::allocate_exception(n);                                  \
+  }                                                                            \
+  void *__ptm_tx_new(size_t n) { return PtmRuntime::new_tm(n, 0); }            \
+  void *__ptm_tx_new_nothrow(size_t n) {                                       \
+    return PtmRuntime::alloc<PtmTxHeap>(n ? n : 1, 0);                         \
+  }                                                                            \
+  void *__ptm_tx_new_aligned(size_t n, size_t a) {                             \
+    return PtmRuntime::new_tm(n, a);                                           \
+  }                                                                            \
+  void *__ptm_tx_new_aligned_nothrow(size_t n, size_t a) {                     \
+    return PtmRuntime::alloc<PtmTxHeap>(n ? n : 1, a);                         \
+  }                                                                            \
+  void __ptm_tx_delete(void *p) { PtmRuntime::release<PtmTxHeap>(p); }
+
+#define PTM_DEFINE_POOL_                                                       \
+  int ptm_open(const char *path, size_t size) {                                \
+    return PtmPool::open(path, size);                                          \
+  }                                                                            \
+  void ptm_close(void) { PtmPool::close(); }                                   \
+  void *ptm_root(size_t size) { return PtmPool::root(size); }                  \
+  void *ptm_malloc(size_t n) {                                                 \
+    return ::ptm::this_thread().depth ? PtmRuntime::alloc<PtmPool::Heap>(n, 0) \
+                                      : PtmPool::Heap::allocate(n, 0);         \
+  }                                                                            \
+  void *ptm_calloc(size_t m, size_t n) {                                       \
+    if (::ptm::this_thread().depth)                                            \
+      return PtmRuntime::alloc_zeroed<PtmPool::Heap>(m, n);                    \
+    size_t bytes;                                                              \
+    if (__builtin_mul_overflow(m, n, &bytes))                                  \
+      return nullptr;                                                          \
+    void *p = PtmPool::Heap::allocate(bytes, 0);                               \
+    return p ? memset(p, 0, bytes) : nullptr;                                  \
+  }                                                                            \
+  void *ptm_aligned_alloc(size_t a, size_t n) {                                \
+    return ::ptm::this_thread().depth ? PtmRuntime::alloc<PtmPool::Heap>(n, a) \
+                                      : PtmPool::Heap::allocate(n, a);         \
+  }                                                                            \
+  void ptm_free(void *p) {                                                     \
+    if (::ptm::this_thread().depth)                                            \
+      PtmRuntime::release<PtmPool::Heap>(p);                                   \
+    else                                                                       \
+      PtmPool::Heap::release(p);                                               \
+  }
+
+#endif // PTM_RUNTIME_ABI_DEFINE_RUNTIME_H
