@@ -120,6 +120,25 @@ bench_thread_t bench_setup_thread(void) {
   return t;
 }
 
+long bench_fill(int (*insert)(long key)) {
+  bench_thread_t setup = bench_setup_thread();
+  long initial = 0;
+  while (initial < bench.key_range / 2)
+    initial += insert(bench_rand_below(&setup, bench.key_range));
+  return initial;
+}
+
+#if !defined(PTM_PMDK)
+void *bench_root(const char *name, size_t size) {
+  void *root = ptm_root(size);
+  if (!root) {
+    fprintf(stderr, "%s: no root object\n", name);
+    exit(1);
+  }
+  return root;
+}
+#endif
+
 static void (*bench_worker)(bench_thread_t *);
 static pthread_barrier_t start_barrier;
 

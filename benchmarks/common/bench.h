@@ -27,6 +27,7 @@
 #endif
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Marks functions defined in another file and called inside transactions:
@@ -104,6 +105,16 @@ static inline long bench_rand_below(bench_thread_t *t, long n) {
 
 /* A generator for the single-threaded setup phase. */
 bench_thread_t bench_setup_thread(void);
+
+/* The initial fill of a set: INSERT(key) on keys drawn by the setup
+ * generator until it has succeeded on half the key range; returns the
+ * number of keys inserted. */
+long bench_fill(int (*insert)(long key));
+
+#if !defined(PTM_PMDK)
+/* The benchmark's root object (ptm_root), or exit 1 with a message. */
+void *bench_root(const char *name, size_t size);
+#endif
 
 /* Sum of counter I (or of ops with I == -1) over the threads of bench_run. */
 long bench_sum(int i);

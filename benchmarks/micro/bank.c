@@ -100,11 +100,7 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  bank = ptm_root(sizeof *bank);
-  if (!bank) {
-    fprintf(stderr, "bank: no root object\n");
-    return 1;
-  }
+  bank = bench_root("bank", sizeof *bank);
   PTM_BEGIN();
   bank->naccounts = naccounts;
   bank->accounts = ptm_aligned_alloc(64, naccounts * sizeof(struct account));

@@ -80,11 +80,7 @@ int main(int argc, char **argv) {
   bench.update = HASHSET_UPDATE_PERCENT;
   bench_parse(argc, argv, "hashset", "b:", " [-b BUCKETS]", hashset_option);
 
-  set = ptm_root(sizeof *set);
-  if (!set) {
-    fprintf(stderr, "hashset: no root object\n");
-    return 1;
-  }
+  set = bench_root("hashset", sizeof *set);
   PTM_BEGIN();
   set->nbuckets = nbuckets;
   set->buckets = ptm_calloc(nbuckets, sizeof(struct node *));
@@ -93,16 +89,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "hashset: cannot allocate %ld buckets\n", nbuckets);
     return 1;
   }
-  bench_thread_t setup = bench_setup_thread();
-  long initial = 0;
-  while (initial < bench.key_range / 2) {
-    long key = bench_rand_below(&setup, bench.key_range);
-    int done = 0;
-    PTM_BEGIN();
-    done = set_insert(key);
-    PTM_END();
-    initial += done;
-  }
+  long initial = bench_fill(worker_insert);
 
   bench_run(worker);
 
@@ -117,13 +104,5 @@ int main(int argc, char **argv) {
         ok = 0;
       }
     }
-  long expected = initial + bench_sum(0) - bench_sum(1);
-  if (size != expected) {
-    fprintf(stderr, "hashset: size %ld, expected %ld\n", size, expected);
-    ok = 0;
-  }
-  if (ok)
-    printf("hashset: %ld keys (%ld initial + %ld inserted - %ld removed)\n",
-           size, initial, bench_sum(0), bench_sum(1));
-  return bench_finish("hashset", ok);
+  return set_bench_finish("hashset", size, initial, ok, "");
 }

@@ -66,24 +66,11 @@ int main(int argc, char **argv) {
   bench.update = 20;
   bench_parse(argc, argv, "list", "", "", NULL);
 
-  list = ptm_root(sizeof *list);
-  if (!list) {
-    fprintf(stderr, "list: no root object\n");
-    return 1;
-  }
+  list = bench_root("list", sizeof *list);
   PTM_BEGIN();
   list->head = NULL;
   PTM_END();
-  bench_thread_t setup = bench_setup_thread();
-  long initial = 0;
-  while (initial < bench.key_range / 2) {
-    long key = bench_rand_below(&setup, bench.key_range);
-    int done = 0;
-    PTM_BEGIN();
-    done = list_insert(key);
-    PTM_END();
-    initial += done;
-  }
+  long initial = bench_fill(worker_insert);
 
   bench_run(worker);
 
@@ -94,13 +81,5 @@ int main(int argc, char **argv) {
       fprintf(stderr, "list: not sorted at key %ld\n", n->key);
       ok = 0;
     }
-  long expected = initial + bench_sum(0) - bench_sum(1);
-  if (size != expected) {
-    fprintf(stderr, "list: size %ld, expected %ld\n", size, expected);
-    ok = 0;
-  }
-  if (ok)
-    printf("list: %ld keys (%ld initial + %ld inserted - %ld removed)\n", size,
-           initial, bench_sum(0), bench_sum(1));
-  return bench_finish("list", ok);
+  return set_bench_finish("list", size, initial, ok, "");
 }

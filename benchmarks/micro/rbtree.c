@@ -11,270 +11,64 @@
  *   rbtree [common options]
  */
 #include "bench.h"
+#include "rb_balance.h"
 #include "set_worker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 struct rbnode {
+  rb_link_t link; /* first: a node is its link */
   long key;
-  long red;
-  struct rbnode *left, *right, *parent;
 };
 
 struct rbtree_root {
-  struct rbnode *root;
+  rb_link_t *root;
 };
 
 static struct rbtree_root *tree;
 
-static int is_red(const struct rbnode *n) { return n && n->red; }
-
-static void rotate_left(struct rbnode *x) {
-  struct rbnode *y = x->right;
-  x->right = y->left;
-  if (y->left)
-    y->left->parent = x;
-  y->parent = x->parent;
-  if (!x->parent)
-    tree->root = y;
-  else if (x == x->parent->left)
-    x->parent->left = y;
-  else
-    x->parent->right = y;
-  y->left = x;
-  x->parent = y;
-}
-
-static void rotate_right(struct rbnode *x) {
-  struct rbnode *y = x->left;
-  x->left = y->right;
-  if (y->right)
-    y->right->parent = x;
-  y->parent = x->parent;
-  if (!x->parent)
-    tree->root = y;
-  else if (x == x->parent->right)
-    x->parent->right = y;
-  else
-    x->parent->left = y;
-  y->right = x;
-  x->parent = y;
+static long key_of(const rb_link_t *n) {
+  return ((const struct rbnode *)n)->key;
 }
 
 static int rb_contains(long key) {
-  struct rbnode *n = tree->root;
-  while (n && n->key != key)
-    n = key < n->key ? n->left : n->right;
+  rb_link_t *n = tree->root;
+  while (n && key_of(n) != key)
+    n = key < key_of(n) ? n->left : n->right;
   return n != NULL;
 }
 
-static void insert_fixup(struct rbnode *z) {
-  while (is_red(z->parent)) {
-    struct rbnode *p = z->parent, *g = p->parent; /* p red: not the root */
-    if (p == g->left) {
-      struct rbnode *u = g->right;
-      if (is_red(u)) {
-        p->red = 0;
-        u->red = 0;
-        g->red = 1;
-        z = g;
-      } else {
-        if (z == p->right) {
-          z = p;
-          rotate_left(z);
-          p = z->parent;
-        }
-        p->red = 0;
-        g->red = 1;
-        rotate_right(g);
-      }
-    } else {
-      struct rbnode *u = g->left;
-      if (is_red(u)) {
-        p->red = 0;
-        u->red = 0;
-        g->red = 1;
-        z = g;
-      } else {
-        if (z == p->left) {
-          z = p;
-          rotate_right(z);
-          p = z->parent;
-        }
-        p->red = 0;
-        g->red = 1;
-        rotate_left(g);
-      }
-    }
-  }
-  tree->root->red = 0;
-}
-
 static int rb_insert(long key) {
-  struct rbnode *p = NULL, *n = tree->root;
-  while (n) {
-    if (key == n->key)
+  rb_link_t *p = NULL, **link = &tree->root;
+  while (*link) {
+    p = *link;
+    if (key == key_of(p))
       return 0;
-    p = n;
-    n = key < n->key ? n->left : n->right;
+    link = key < key_of(p) ? &p->left : &p->right;
   }
   struct rbnode *z = ptm_malloc(sizeof *z);
   z->key = key;
-  z->red = 1;
-  z->left = z->right = NULL;
-  z->parent = p;
-  if (!p)
-    tree->root = z;
-  else if (key < p->key)
-    p->left = z;
-  else
-    p->right = z;
-  insert_fixup(z);
+  rb_insert_at(&tree->root, p, link, &z->link);
   return 1;
 }
 
-/* Puts V in U's place under U's parent. */
-static void transplant(struct rbnode *u, struct rbnode *v) {
-  if (!u->parent)
-    tree->root = v;
-  else if (u == u->parent->left)
-    u->parent->left = v;
-  else
-    u->parent->right = v;
-  if (v)
-    v->parent = u->parent;
-}
-
-/* X (possibly NULL) carries an extra black; XP is its parent. */
-static void delete_fixup(struct rbnode *x, struct rbnode *xp) {
-  while (x != tree->root && !is_red(x)) {
-    if (x == xp->left) {
-      struct rbnode *w = xp->right;
-      if (is_red(w)) {
-        w->red = 0;
-        xp->red = 1;
-        rotate_left(xp);
-        w = xp->right;
-      }
-      if (!is_red(w->left) && !is_red(w->right)) {
-        w->red = 1;
-        x = xp;
-        xp = x->parent;
-      } else {
-        if (!is_red(w->right)) {
-          w->left->red = 0;
-          w->red = 1;
-          rotate_right(w);
-          w = xp->right;
-        }
-        w->red = xp->red;
-        xp->red = 0;
-        w->right->red = 0;
-        rotate_left(xp);
-        x = tree->root;
-        xp = NULL;
-      }
-    } else {
-      struct rbnode *w = xp->left;
-      if (is_red(w)) {
-        w->red = 0;
-        xp->red = 1;
-        rotate_right(xp);
-        w = xp->left;
-      }
-      if (!is_red(w->left) && !is_red(w->right)) {
-        w->red = 1;
-        x = xp;
-        xp = x->parent;
-      } else {
-        if (!is_red(w->left)) {
-          w->right->red = 0;
-          w->red = 1;
-          rotate_left(w);
-          w = xp->left;
-        }
-        w->red = xp->red;
-        xp->red = 0;
-        w->left->red = 0;
-        rotate_right(xp);
-        x = tree->root;
-        xp = NULL;
-      }
-    }
-  }
-  if (x)
-    x->red = 0;
-}
-
 static int rb_remove(long key) {
-  struct rbnode *z = tree->root;
-  while (z && z->key != key)
-    z = key < z->key ? z->left : z->right;
+  rb_link_t *z = tree->root;
+  while (z && key_of(z) != key)
+    z = key < key_of(z) ? z->left : z->right;
   if (!z)
     return 0;
-  struct rbnode *x, *xp;
-  long removed_red = z->red;
-  if (!z->left) {
-    x = z->right;
-    xp = z->parent;
-    transplant(z, z->right);
-  } else if (!z->right) {
-    x = z->left;
-    xp = z->parent;
-    transplant(z, z->left);
-  } else {
-    struct rbnode *y = z->right; /* z's successor takes its place */
-    while (y->left)
-      y = y->left;
-    removed_red = y->red;
-    x = y->right;
-    if (y->parent == z) {
-      xp = y;
-    } else {
-      xp = y->parent;
-      transplant(y, y->right);
-      y->right = z->right;
-      y->right->parent = y;
-    }
-    transplant(z, y);
-    y->left = z->left;
-    y->left->parent = y;
-    y->red = z->red;
-  }
-  if (!removed_red)
-    delete_fixup(x, xp);
+  rb_erase(&tree->root, z);
   ptm_free(z);
   return 1;
 }
 
 SET_BENCH_WORKER(worker, rb_insert, rb_remove, rb_contains)
 
-/* Checks the subtree at N (keys in (lo, hi)); returns its black height, or
- * -1 after reporting a violation. Counts the nodes in *SIZE. */
-static long check(const struct rbnode *n, const struct rbnode *parent, long lo,
-                  long hi, long *size) {
-  if (!n)
-    return 1;
-  ++*size;
-  if (n->parent != parent || n->key <= lo || n->key >= hi) {
-    fprintf(stderr, "rbtree: key %ld: bad parent pointer or order\n", n->key);
-    return -1;
-  }
-  if (n->red && (is_red(n->left) || is_red(n->right))) {
-    fprintf(stderr, "rbtree: red node %ld has a red child\n", n->key);
-    return -1;
-  }
-  long l = check(n->left, n, lo, n->key, size);
-  long r = check(n->right, n, n->key, hi, size);
-  if (l < 0 || r < 0)
-    return -1;
-  if (l != r) {
-    fprintf(stderr, "rbtree: key %ld: black heights %ld and %ld differ\n",
-            n->key, l, r);
-    return -1;
-  }
-  return l + !n->red;
+static int key_before(const rb_link_t *a, const rb_link_t *b, void *arg) {
+  (void)arg;
+  return key_of(a) < key_of(b);
 }
 
 int main(int argc, char **argv) {
@@ -282,42 +76,26 @@ int main(int argc, char **argv) {
   bench.update = 20;
   bench_parse(argc, argv, "rbtree", "", "", NULL);
 
-  tree = ptm_root(sizeof *tree);
-  if (!tree) {
-    fprintf(stderr, "rbtree: no root object\n");
-    return 1;
-  }
+  tree = bench_root("rbtree", sizeof *tree);
   PTM_BEGIN();
   tree->root = NULL;
   PTM_END();
-  bench_thread_t setup = bench_setup_thread();
-  long initial = 0;
-  while (initial < bench.key_range / 2) {
-    long key = bench_rand_below(&setup, bench.key_range);
-    int done = 0;
-    PTM_BEGIN();
-    done = rb_insert(key);
-    PTM_END();
-    initial += done;
-  }
+  long initial = bench_fill(worker_insert);
 
   bench_run(worker);
 
-  long size = 0;
-  int ok = !is_red(tree->root);
-  if (!ok)
-    fprintf(stderr, "rbtree: the root is red\n");
-  long height = check(tree->root, NULL, -1, bench.key_range, &size);
-  if (height < 0)
-    ok = 0;
-  long expected = initial + bench_sum(0) - bench_sum(1);
-  if (size != expected) {
-    fprintf(stderr, "rbtree: size %ld, expected %ld\n", size, expected);
+  long size;
+  long height = rb_check(tree->root, "rbtree", key_before, NULL, &size);
+  int ok = height >= 0;
+  rb_link_t *lo = rb_first(tree->root), *hi = tree->root;
+  while (hi && hi->right)
+    hi = hi->right;
+  if (ok && lo && (key_of(lo) < 0 || key_of(hi) >= bench.key_range)) {
+    fprintf(stderr, "rbtree: keys %ld..%ld outside [0, %ld)\n", key_of(lo),
+            key_of(hi), bench.key_range);
     ok = 0;
   }
-  if (ok)
-    printf("rbtree: %ld keys (%ld initial + %ld inserted - %ld removed), "
-           "black height %ld\n",
-           size, initial, bench_sum(0), bench_sum(1), height);
-  return bench_finish("rbtree", ok);
+  char detail[48];
+  snprintf(detail, sizeof detail, ", black height %ld", height);
+  return set_bench_finish("rbtree", size, initial, ok, detail);
 }

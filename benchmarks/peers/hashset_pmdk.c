@@ -164,10 +164,7 @@ int main(int argc, char **argv) {
   TX_ONABORT { pmdk_out_of_memory("hashset"); }
   TX_END
 
-  bench_thread_t setup = bench_setup_thread();
-  long initial = 0;
-  while (initial < bench.key_range / 2)
-    initial += set_insert(bench_rand_below(&setup, bench.key_range));
+  long initial = bench_fill(set_insert);
 
   bench_run(worker);
 

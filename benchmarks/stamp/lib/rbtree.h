@@ -7,17 +7,17 @@
 #ifndef STAMP_RBTREE_H
 #define STAMP_RBTREE_H
 
+#include "rb_link.h"
 #include "types.h"
 
 typedef struct rbtree_node {
+  rb_link_t link; /* first: the tree's links (benchmarks/common/rb_link.h) */
   void *key;
   void *data;
-  struct rbtree_node *parent, *left, *right;
-  int red;
 } rbtree_node_t;
 
 typedef struct rbtree {
-  rbtree_node_t *root;
+  rb_link_t *root;
   stamp_cmp_t cmp;
   long size;
 } rbtree_t;
