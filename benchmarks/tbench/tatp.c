@@ -96,11 +96,7 @@ static void visit(uint64_t key, uint64_t val, void *arg) {
 int main(int argc, char **argv) {
   bench.key_range = 100000;
   bench_parse(argc, argv, "tatp", NULL, NULL, NULL);
-  root = ptm_root(sizeof *root);
-  if (!root) {
-    fprintf(stderr, "tatp: no root object\n");
-    return 1;
-  }
+  root = bench_root("tatp", sizeof *root);
   tx_slot_t *slots = tx_slots_new("tatp");
   int ok = 0;
   PTM_BEGIN();

@@ -440,11 +440,7 @@ int main(int argc, char **argv) {
   bench_parse(argc, argv, name, "w:i:c:",
               " [-w WAREHOUSES] [-i ITEMS] [-c CUSTOMERS_PER_DISTRICT]",
               tpcc_option);
-  root = ptm_root(sizeof *root);
-  if (!root) {
-    fprintf(stderr, "%s: no root object\n", name);
-    return 1;
-  }
+  root = bench_root(name, sizeof *root);
   bench_thread_t setup = bench_setup_thread();
   nurand_c = bench_rand_below(&setup, 1024);
   load();
