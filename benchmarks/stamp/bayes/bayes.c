@@ -16,18 +16,15 @@
  * a single-threaded run is deterministic, so every library must learn the
  * network the baseline learns.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "adtree.h"
 #include "data.h"
 #include "learner.h"
 #include "options.h"
 #include "stamp_result.h"
-#include "timer.h"
 #include "tm.h"
 
 static void usage(void) {
@@ -53,14 +50,6 @@ static void usage(void) {
   exit(2);
 }
 
-static long parse_long(int opt, const char *s, long min, long max) {
-  return stamp_option_long("bayes", opt, s, min, max, usage);
-}
-
-static double parse_double(int opt, const char *s, double min, double max) {
-  return stamp_option_double("bayes", opt, s, min, max, usage);
-}
-
 /* Every variable's stored score against its parents: the ADtree's count
  * exactly (the same computation), a scan of the records within rounding. */
 static int check_scores(const learner_t *l) {
@@ -84,59 +73,21 @@ int main(int argc, char **argv) {
   long num_var = 32, num_record = 4096, max_parents = 10, percent = 40;
   long max_learned = -1, threads = 1;
   unsigned long seed = 1;
-  double penalty = 2, quality = 1, expected = 0;
-  int check_expected = 0;
-  int c;
-  opterr = 0;
-  while ((c = getopt(argc, argv, ":v:r:n:p:s:i:e:q:t:c:h")) != -1) {
-    switch (c) {
-    case 'v':
-      num_var = parse_long(c, optarg, 2, 1024);
-      break;
-    case 'r':
-      num_record = parse_long(c, optarg, 1, 1L << 24);
-      break;
-    case 'n':
-      max_parents = parse_long(c, optarg, 0, 20);
-      break;
-    case 'p':
-      percent = parse_long(c, optarg, 0, 100);
-      break;
-    case 's':
-      seed = (unsigned long)parse_long(c, optarg, 0, 0xffffffffL);
-      break;
-    case 'i':
-      penalty = parse_double(c, optarg, 0, 1e6);
-      break;
-    case 'e':
-      max_learned = parse_long(c, optarg, -1, 1L << 20);
-      break;
-    case 'q':
-      quality = parse_double(c, optarg, 1e-9, 1);
-      break;
-    case 't':
-      threads = parse_long(c, optarg, 1, STAMP_MAX_THREADS);
-      break;
-    case 'c':
-      expected = parse_double(c, optarg, -1e300, 1e300);
-      check_expected = 1;
-      break;
-    case ':':
-      fprintf(stderr, "bayes: option -%c needs a value\n", optopt);
-      usage();
-      break;
-    case '?':
-      fprintf(stderr, "bayes: unknown option -%c\n", optopt);
-      usage();
-      break;
-    default:
-      usage();
-    }
-  }
-  if (optind < argc) {
-    fprintf(stderr, "bayes: unexpected argument '%s'\n", argv[optind]);
-    usage();
-  }
+  double penalty = 2, quality = 1, expected = NAN;
+  const stamp_option_t options[] = {
+      {'v', STAMP_OPT_LONG, &num_var, 2, 1024},
+      {'r', STAMP_OPT_LONG, &num_record, 1, 1L << 24},
+      {'n', STAMP_OPT_LONG, &max_parents, 0, 20},
+      {'p', STAMP_OPT_LONG, &percent, 0, 100},
+      {'s', STAMP_OPT_ULONG, &seed, 0, 0xffffffffL},
+      {'i', STAMP_OPT_DOUBLE, &penalty, 0, 1e6},
+      {'e', STAMP_OPT_LONG, &max_learned, -1, 1L << 20},
+      {'q', STAMP_OPT_DOUBLE, &quality, 1e-9, 1},
+      {'t', STAMP_OPT_LONG, &threads, 1, STAMP_MAX_THREADS},
+      {'c', STAMP_OPT_DOUBLE, &expected, -1e300, 1e300},
+      {0, STAMP_OPT_FLAG, NULL, 0, 0}};
+  stamp_parse_options(argc, argv, "bayes", options, usage);
+  int check_expected = !isnan(expected);
   if (max_parents >= num_var)
     max_parents = num_var - 1;
 
@@ -159,14 +110,7 @@ int main(int argc, char **argv) {
   }
   printf("ADtree nodes               = %ld\n", adtree->num_nodes);
 
-  thread_startup(threads);
-  TIMER_T start, stop;
-  stamp_result_start();
-  TIMER_READ(start);
-  thread_start(learner_run, l);
-  TIMER_READ(stop);
-  stamp_result_stop();
-  thread_shutdown();
+  stamp_result_run(threads, learner_run, l);
 
   long applied = 0, dropped = 0, edges = 0;
   for (long t = 0; t < threads; t++) {
@@ -187,8 +131,7 @@ int main(int argc, char **argv) {
   long generated = 0;
   for (long v = 0; v < num_var; v++)
     generated += data->num_parents[v];
-  printf("Learning time              = %f seconds\n",
-         TIMER_DIFF_SECONDS(start, stop));
+  printf("Learning time              = %f seconds\n", stamp_result_seconds());
   printf("Operations applied         = %ld (%ld tasks dropped)\n", applied,
          dropped);
   printf("Learned edges              = %ld (generating network: %ld)\n", edges,

@@ -8,11 +8,9 @@
  *
  * simulator input: -g256 -s16 -n16384; larger: -g16384 -s64 -n16777216
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "options.h"
 #include "segments.h"
@@ -30,37 +28,15 @@ static void usage(void) {
   exit(2);
 }
 
-static long parse(int opt, const char *s, long min, long max) {
-  return stamp_option_long("genome", opt, s, min, max, usage);
-}
+static const stamp_option_t options[] = {
+    {'g', STAMP_OPT_LONG, &geneLength, 2, 1L << 32},
+    {'s', STAMP_OPT_LONG, &segmentLength, 2, 1L << 16},
+    {'n', STAMP_OPT_LONG, &numSegment, 1, 1L << 40},
+    {'t', STAMP_OPT_LONG, &numThread, 1, STAMP_MAX_THREADS},
+    {0, STAMP_OPT_FLAG, NULL, 0, 0}};
 
 int main(int argc, char **argv) {
-  int c;
-  opterr = 0;
-  while ((c = getopt(argc, argv, "g:s:n:t:h")) != -1) {
-    switch (c) {
-    case 'g':
-      geneLength = parse(c, optarg, 2, 1L << 32);
-      break;
-    case 's':
-      segmentLength = parse(c, optarg, 2, 1L << 16);
-      break;
-    case 'n':
-      numSegment = parse(c, optarg, 1, 1L << 40);
-      break;
-    case 't':
-      numThread = parse(c, optarg, 1, STAMP_MAX_THREADS);
-      break;
-    default:
-      if (c != 'h')
-        fprintf(stderr, "genome: bad option -%c\n", optopt);
-      usage();
-    }
-  }
-  if (optind < argc) {
-    fprintf(stderr, "genome: unexpected argument '%s'\n", argv[optind]);
-    usage();
-  }
+  stamp_parse_options(argc, argv, "genome", options, usage);
   if (segmentLength > geneLength ||
       numSegment < geneLength - segmentLength + 1) {
     fprintf(
@@ -70,8 +46,6 @@ int main(int argc, char **argv) {
         geneLength - segmentLength + 1);
     usage();
   }
-  TM_STARTUP(numThread);
-  thread_startup(numThread);
   printf("genome: gene %ld, segments %ld x %ld, threads %ld\n", geneLength,
          numSegment, segmentLength, numThread);
   segments_t *segments =
@@ -81,9 +55,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "genome: out of memory (PTM_POOL_SIZE?)\n");
     return 1;
   }
-  stamp_result_start();
-  thread_start(sequencer_run, sequencer);
-  stamp_result_stop();
+  stamp_result_run(numThread, sequencer_run, sequencer);
   int ok =
       sequencer->sequence && strcmp(sequencer->sequence, segments->gene) == 0;
   if (sequencer->sequence && !ok)
@@ -93,7 +65,5 @@ int main(int argc, char **argv) {
             strlen(sequencer->sequence), geneLength);
   printf("genome: %ld unique segments; sequence matches gene: %s\n",
          sequencer->numUnique, ok ? "yes" : "no");
-  thread_shutdown();
-  TM_SHUTDOWN();
   return stamp_result_print("genome", numThread, ok);
 }

@@ -12,10 +12,8 @@
  *
  * simulator input: -a10 -l4 -n2048 -s1; larger: -a10 -l128 -n262144 -s1
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "decoder.h"
 #include "detector.h"
@@ -41,9 +39,13 @@ static void usage(void) {
   exit(2);
 }
 
-static long parse(int opt, const char *s, long min, long max) {
-  return stamp_option_long("intruder", opt, s, min, max, usage);
-}
+static const stamp_option_t options[] = {
+    {'a', STAMP_OPT_LONG, &percentAttack, 0, 100},
+    {'l', STAMP_OPT_LONG, &maxDataLength, 1, 1L << 20},
+    {'n', STAMP_OPT_LONG, &numFlow, 1, 1L << 32},
+    {'s', STAMP_OPT_ULONG, &seed, 0, 1L << 32},
+    {'t', STAMP_OPT_LONG, &numThread, 1, STAMP_MAX_THREADS},
+    {0, STAMP_OPT_FLAG, NULL, 0, 0}};
 
 static void process(void *arg) {
   (void)arg;
@@ -96,37 +98,7 @@ static int check(void) {
 }
 
 int main(int argc, char **argv) {
-  int c;
-  opterr = 0;
-  while ((c = getopt(argc, argv, "a:l:n:s:t:h")) != -1) {
-    switch (c) {
-    case 'a':
-      percentAttack = parse(c, optarg, 0, 100);
-      break;
-    case 'l':
-      maxDataLength = parse(c, optarg, 1, 1L << 20);
-      break;
-    case 'n':
-      numFlow = parse(c, optarg, 1, 1L << 32);
-      break;
-    case 's':
-      seed = (unsigned long)parse(c, optarg, 0, 1L << 32);
-      break;
-    case 't':
-      numThread = parse(c, optarg, 1, STAMP_MAX_THREADS);
-      break;
-    default:
-      if (c != 'h')
-        fprintf(stderr, "intruder: bad option -%c\n", optopt);
-      usage();
-    }
-  }
-  if (optind < argc) {
-    fprintf(stderr, "intruder: unexpected argument '%s'\n", argv[optind]);
-    usage();
-  }
-  TM_STARTUP(numThread);
-  thread_startup(numThread);
+  stamp_parse_options(argc, argv, "intruder", options, usage);
   printf("intruder: attacks %ld%%, max data length %ld, flows %ld, seed %lu, "
          "threads %ld\n",
          percentAttack, maxDataLength, numFlow, seed, numThread);
@@ -138,11 +110,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "intruder: out of memory (PTM_POOL_SIZE?)\n");
     return 1;
   }
-  stamp_result_start();
-  thread_start(process, NULL);
-  stamp_result_stop();
+  stamp_result_run(numThread, process, NULL);
   int ok = check();
-  thread_shutdown();
-  TM_SHUTDOWN();
   return stamp_result_print("intruder", numThread, ok);
 }

@@ -39,9 +39,15 @@ static void usage(void) {
   exit(2);
 }
 
-static long parse(int opt, const char *s, long min, long max) {
-  return stamp_option_long("kmeans", opt, s, min, max, usage);
-}
+static const stamp_option_t options[] = {
+    {'i', STAMP_OPT_STRING, &filename, 0, 0},
+    {'b', STAMP_OPT_FLAG, &binary, 0, 0},
+    {'m', STAMP_OPT_LONG, &maxClusters, 1, 1L << 20},
+    {'n', STAMP_OPT_LONG, &minClusters, 1, 1L << 20},
+    {'t', STAMP_OPT_DOUBLE, &threshold, 0, 1},
+    {'p', STAMP_OPT_LONG, &numThread, 1, STAMP_MAX_THREADS},
+    {'z', STAMP_OPT_FLAG, &zscore, 0, 0},
+    {0, STAMP_OPT_FLAG, NULL, 0, 0}};
 
 /* Reads the points into a pooled matrix; exits with a message when FILE is
  * missing or malformed. */
@@ -197,46 +203,9 @@ static int check(kmeans_t *k) {
 }
 
 int main(int argc, char **argv) {
-  int c;
-  opterr = 0;
-  while ((c = getopt(argc, argv, "i:bm:n:t:p:zh")) != -1) {
-    switch (c) {
-    case 'i':
-      filename = optarg;
-      break;
-    case 'b':
-      binary = 1;
-      break;
-    case 'm':
-      maxClusters = parse(c, optarg, 1, 1L << 20);
-      break;
-    case 'n':
-      minClusters = parse(c, optarg, 1, 1L << 20);
-      break;
-    case 't': {
-      char *end;
-      threshold = strtod(optarg, &end);
-      if (end == optarg || *end || !(threshold >= 0 && threshold <= 1)) {
-        fprintf(stderr, "kmeans: bad threshold '%s' (in [0, 1])\n", optarg);
-        usage();
-      }
-      break;
-    }
-    case 'p':
-      numThread = parse(c, optarg, 1, STAMP_MAX_THREADS);
-      break;
-    case 'z':
-      zscore = 1;
-      break;
-    default:
-      if (c != 'h')
-        fprintf(stderr, "kmeans: bad option -%c\n", optopt);
-      usage();
-    }
-  }
-  if (optind < argc || !filename) {
-    fprintf(stderr, optind < argc ? "kmeans: unexpected argument\n"
-                                  : "kmeans: no input file (-i)\n");
+  stamp_parse_options(argc, argv, "kmeans", options, usage);
+  if (!filename) {
+    fprintf(stderr, "kmeans: no input file (-i)\n");
     usage();
   }
   if (minClusters > maxClusters) {

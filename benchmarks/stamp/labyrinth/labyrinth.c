@@ -6,7 +6,6 @@
  *
  *   labyrinth -i FILE [-t THREADS] [-b BEND_COST] [-x COST] [-y COST] [-z COST]
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,7 +14,6 @@
 #include "options.h"
 #include "router.h"
 #include "stamp_result.h"
-#include "timer.h"
 #include "tm.h"
 
 static void usage(void) {
@@ -29,48 +27,19 @@ static void usage(void) {
   exit(2);
 }
 
-static long parse_long(int opt, const char *s, long min, long max) {
-  return stamp_option_long("labyrinth", opt, s, min, max, usage);
-}
-
 int main(int argc, char **argv) {
   const char *input = NULL;
   long threads = 1;
   router_t router = {.cost = {1, 1, 1}, .bend_cost = 1};
-  int c;
-  opterr = 0;
-  while ((c = getopt(argc, argv, ":i:t:b:x:y:z:h")) != -1) {
-    switch (c) {
-    case 'i':
-      input = optarg;
-      break;
-    case 't':
-      threads = parse_long(c, optarg, 1, STAMP_MAX_THREADS);
-      break;
-    case 'b':
-      router.bend_cost = parse_long(c, optarg, 0, 1L << 20);
-      break;
-    case 'x':
-    case 'y':
-    case 'z':
-      router.cost[c - 'x'] = parse_long(c, optarg, 1, 1L << 20);
-      break;
-    case ':':
-      fprintf(stderr, "labyrinth: option -%c needs a value\n", optopt);
-      usage();
-      break;
-    case '?':
-      fprintf(stderr, "labyrinth: unknown option -%c\n", optopt);
-      usage();
-      break;
-    default:
-      usage();
-    }
-  }
-  if (optind < argc) {
-    fprintf(stderr, "labyrinth: unexpected argument '%s'\n", argv[optind]);
-    usage();
-  }
+  const stamp_option_t options[] = {
+      {'i', STAMP_OPT_STRING, &input, 0, 0},
+      {'t', STAMP_OPT_LONG, &threads, 1, STAMP_MAX_THREADS},
+      {'b', STAMP_OPT_LONG, &router.bend_cost, 0, 1L << 20},
+      {'x', STAMP_OPT_LONG, &router.cost[0], 1, 1L << 20},
+      {'y', STAMP_OPT_LONG, &router.cost[1], 1, 1L << 20},
+      {'z', STAMP_OPT_LONG, &router.cost[2], 1, 1L << 20},
+      {0, STAMP_OPT_FLAG, NULL, 0, 0}};
+  stamp_parse_options(argc, argv, "labyrinth", options, usage);
   if (!input) {
     fprintf(stderr, "labyrinth: no input file (-i FILE)\n");
     usage();
@@ -90,14 +59,7 @@ int main(int argc, char **argv) {
          maze->grid->height, maze->grid->depth);
   printf("Paths to route  = %ld\n", maze->num_pairs);
 
-  thread_startup(threads);
-  TIMER_T start, stop;
-  stamp_result_start();
-  TIMER_READ(start);
-  thread_start(router_solve, &router);
-  TIMER_READ(stop);
-  stamp_result_stop();
-  thread_shutdown();
+  stamp_result_run(threads, router_solve, &router);
 
   long routed = 0, failed = 0;
   for (long t = 0; t < threads; t++) {
@@ -105,7 +67,7 @@ int main(int argc, char **argv) {
     failed += router.failed[t];
   }
   printf("Paths routed    = %ld\n", routed);
-  printf("Elapsed time    = %f seconds\n", TIMER_DIFF_SECONDS(start, stop));
+  printf("Elapsed time    = %f seconds\n", stamp_result_seconds());
 
   int ok = 1;
   if (router.out_of_memory) {

@@ -19,8 +19,20 @@ void stamp_result_stop(void) {
   ptm_stats(&after);
 }
 
+void stamp_result_run(long threads, void (*fn)(void *), void *arg) {
+  TM_STARTUP(threads);
+  thread_startup(threads);
+  stamp_result_start();
+  thread_start(fn, arg);
+  stamp_result_stop();
+  thread_shutdown();
+  TM_SHUTDOWN();
+}
+
+double stamp_result_seconds(void) { return TIMER_DIFF_SECONDS(start, stop); }
+
 int stamp_result_print(const char *name, long threads, int ok) {
-  double secs = TIMER_DIFF_SECONDS(start, stop);
+  double secs = stamp_result_seconds();
   unsigned long long commits = after.commits - before.commits;
   unsigned long long aborts = after.aborts - before.aborts;
   double txs = commits ? (double)commits : 1.0;

@@ -14,6 +14,12 @@
 
 void stamp_result_start(void);
 void stamp_result_stop(void);
+/* The whole timed phase of an application that runs one parallel step:
+ * starts THREADS threads (thread.h), runs FN(ARG) on all of them between
+ * stamp_result_start() and stamp_result_stop(), shuts the threads down. */
+void stamp_result_run(long threads, void (*fn)(void *), void *arg);
+/* The seconds of the timed phase. */
+double stamp_result_seconds(void);
 /* Prints the RESULT line and "NAME: OK" (or the failure on stderr);
  * returns the exit status: 0 if OK, 1 otherwise. */
 int stamp_result_print(const char *name, long threads, int ok);

@@ -11,12 +11,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "bitmap.h"
 #include "hashtable.h"
 #include "heap.h"
 #include "list.h"
+#include "options.h"
 #include "pair.h"
 #include "queue.h"
 #include "random.h"
@@ -140,40 +140,19 @@ static int check(void) {
   return ok;
 }
 
-static long parse(const char *s, long min) {
-  char *end;
-  long v = strtol(s, &end, 10);
-  if (*s == 0 || *end || v < min) {
-    fprintf(stderr, "libtest: bad value '%s'\n", s);
-    exit(2);
-  }
-  return v;
+static void usage(void) {
+  fprintf(stderr, "usage: libtest [-t THREADS] [-n OPS] [-k KEYS]\n");
+  exit(2);
 }
 
+static const stamp_option_t options[] = {
+    {'t', STAMP_OPT_LONG, &num_threads, 1, STAMP_MAX_THREADS},
+    {'n', STAMP_OPT_LONG, &num_ops, 1, 1L << 40},
+    {'k', STAMP_OPT_LONG, &num_keys, 1, 1L << 40},
+    {0, STAMP_OPT_FLAG, NULL, 0, 0}};
+
 int main(int argc, char **argv) {
-  int c;
-  while ((c = getopt(argc, argv, "t:n:k:")) != -1) {
-    switch (c) {
-    case 't':
-      num_threads = parse(optarg, 1);
-      break;
-    case 'n':
-      num_ops = parse(optarg, 1);
-      break;
-    case 'k':
-      num_keys = parse(optarg, 1);
-      break;
-    default:
-      fprintf(stderr, "usage: libtest [-t THREADS] [-n OPS] [-k KEYS]\n");
-      return 2;
-    }
-  }
-  if (num_threads > STAMP_MAX_THREADS) {
-    fprintf(stderr, "libtest: at most %d threads\n", STAMP_MAX_THREADS);
-    return 2;
-  }
-  TM_STARTUP(num_threads);
-  thread_startup(num_threads);
+  stamp_parse_options(argc, argv, "libtest", options, usage);
   tree = rbtree_alloc(NULL);
   table = hashtable_alloc(31, hash_long, compare_long);
   list = list_alloc(compare_long);
@@ -185,11 +164,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "libtest: out of memory\n");
     return 1;
   }
-  stamp_result_start();
-  thread_start(work, NULL);
-  stamp_result_stop();
+  stamp_result_run(num_threads, work, NULL);
   int ok = check();
-  thread_shutdown();
-  TM_SHUTDOWN();
   return stamp_result_print("libtest", num_threads, ok);
 }

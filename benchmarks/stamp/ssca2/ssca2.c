@@ -14,10 +14,8 @@
  * (-l is kernel 4's subgraph path length: accepted, unused, as in STAMP,
  * which runs kernel 1 only).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "gen.h"
 #include "graph.h"
@@ -43,55 +41,19 @@ static void usage(void) {
   exit(2);
 }
 
-static long parse(int opt, const char *s, long min, long max) {
-  return stamp_option_long("ssca2", opt, s, min, max, usage);
-}
-
-static double parse_prob(int opt, const char *s) {
-  return stamp_option_double("ssca2", opt, s, 0, 1, usage);
-}
+static const stamp_option_t options[] = {
+    {'s', STAMP_OPT_LONG, &params.scale, 1, 30},
+    {'i', STAMP_OPT_DOUBLE, &params.probIntercl, 0, 1},
+    {'u', STAMP_OPT_DOUBLE, &params.probUnidirectional, 0, 1},
+    {'l', STAMP_OPT_LONG, &pathLength, 1, 1L << 20},
+    {'p', STAMP_OPT_LONG, &params.maxParalEdges, 1, 1L << 10},
+    {'w', STAMP_OPT_LONG, &params.percIntWeights, 0, 100},
+    {'r', STAMP_OPT_ULONG, &params.seed, 0, 1L << 32},
+    {'t', STAMP_OPT_LONG, &numThread, 1, STAMP_MAX_THREADS},
+    {0, STAMP_OPT_FLAG, NULL, 0, 0}};
 
 int main(int argc, char **argv) {
-  int c;
-  opterr = 0;
-  while ((c = getopt(argc, argv, "s:i:u:l:p:w:r:t:h")) != -1) {
-    switch (c) {
-    case 's':
-      params.scale = parse(c, optarg, 1, 30);
-      break;
-    case 'i':
-      params.probIntercl = parse_prob(c, optarg);
-      break;
-    case 'u':
-      params.probUnidirectional = parse_prob(c, optarg);
-      break;
-    case 'l':
-      pathLength = parse(c, optarg, 1, 1L << 20);
-      break;
-    case 'p':
-      params.maxParalEdges = parse(c, optarg, 1, 1L << 10);
-      break;
-    case 'w':
-      params.percIntWeights = parse(c, optarg, 0, 100);
-      break;
-    case 'r':
-      params.seed = (unsigned long)parse(c, optarg, 0, 1L << 32);
-      break;
-    case 't':
-      numThread = parse(c, optarg, 1, STAMP_MAX_THREADS);
-      break;
-    default:
-      if (c != 'h')
-        fprintf(stderr, "ssca2: bad option -%c\n", optopt);
-      usage();
-    }
-  }
-  if (optind < argc) {
-    fprintf(stderr, "ssca2: unexpected argument '%s'\n", argv[optind]);
-    usage();
-  }
-  TM_STARTUP(numThread);
-  thread_startup(numThread);
+  stamp_parse_options(argc, argv, "ssca2", options, usage);
   edges_t *edges = gen_edges(&params);
   graph_t *graph = edges ? graph_alloc(edges) : NULL;
   if (!graph) {
@@ -102,11 +64,7 @@ int main(int argc, char **argv) {
          "threads %ld\n",
          params.scale, edges->numVertices, edges->numEdges, pathLength,
          numThread);
-  stamp_result_start();
-  thread_start(graph_compute, graph);
-  stamp_result_stop();
+  stamp_result_run(numThread, graph_compute, graph);
   int ok = graph_check(graph);
-  thread_shutdown();
-  TM_SHUTDOWN();
   return stamp_result_print("ssca2", numThread, ok);
 }

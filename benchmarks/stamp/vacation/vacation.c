@@ -14,10 +14,8 @@
  * low contention:  -n2 -q90 -u98 -r16384 -t4096   (larger: -r1048576 -t4194304)
  * high contention: -n4 -q60 -u90 -r16384 -t4096
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "client.h"
 #include "manager.h"
@@ -39,47 +37,15 @@ static void usage(void) {
   exit(2);
 }
 
-static long parse(int opt, const char *s, long min, long max) {
-  return stamp_option_long("vacation", opt, s, min, max, usage);
-}
-
-static void parse_args(int argc, char **argv) {
-  int c;
-  opterr = 0;
-  while ((c = getopt(argc, argv, "c:n:q:r:t:u:s:h")) != -1) {
-    switch (c) {
-    case 'c':
-      numClient = parse(c, optarg, 1, STAMP_MAX_THREADS);
-      break;
-    case 'n':
-      numQueryPerTransaction = parse(c, optarg, 1, 1L << 20);
-      break;
-    case 'q':
-      percentQuery = parse(c, optarg, 1, 100);
-      break;
-    case 'r':
-      numRelation = parse(c, optarg, 1, 1L << 32);
-      break;
-    case 't':
-      numTransaction = parse(c, optarg, 1, 1L << 40);
-      break;
-    case 'u':
-      percentUser = parse(c, optarg, 0, 100);
-      break;
-    case 's':
-      seed = (unsigned long)parse(c, optarg, 0, 1L << 32);
-      break;
-    default:
-      if (c != 'h')
-        fprintf(stderr, "vacation: bad option -%c\n", optopt);
-      usage();
-    }
-  }
-  if (optind < argc) {
-    fprintf(stderr, "vacation: unexpected argument '%s'\n", argv[optind]);
-    usage();
-  }
-}
+static const stamp_option_t options[] = {
+    {'c', STAMP_OPT_LONG, &numClient, 1, STAMP_MAX_THREADS},
+    {'n', STAMP_OPT_LONG, &numQueryPerTransaction, 1, 1L << 20},
+    {'q', STAMP_OPT_LONG, &percentQuery, 1, 100},
+    {'r', STAMP_OPT_LONG, &numRelation, 1, 1L << 32},
+    {'t', STAMP_OPT_LONG, &numTransaction, 1, 1L << 40},
+    {'u', STAMP_OPT_LONG, &percentUser, 0, 100},
+    {'s', STAMP_OPT_ULONG, &seed, 0, 1L << 32},
+    {0, STAMP_OPT_FLAG, NULL, 0, 0}};
 
 /* Every item id 1..numRelation of each type, in random order, with a random
  * capacity and price; and customers 1..numRelation. */
@@ -115,9 +81,7 @@ static manager_t *initialize(void) {
 }
 
 int main(int argc, char **argv) {
-  parse_args(argc, argv);
-  TM_STARTUP(numClient);
-  thread_startup(numClient);
+  stamp_parse_options(argc, argv, "vacation", options, usage);
   printf("vacation: clients %ld, queries/tx %ld, queried %ld%%, relations %ld, "
          "transactions %ld, user %ld%%\n",
          numClient, numQueryPerTransaction, percentQuery, numRelation,
@@ -140,14 +104,10 @@ int main(int argc, char **argv) {
       fprintf(stderr, "vacation: out of memory\n");
       return 1;
     }
-  stamp_result_start();
-  thread_start(client_run, clients);
-  stamp_result_stop();
+  stamp_result_run(numClient, client_run, clients);
   int ok = manager_check(m);
   for (long i = 0; i < numClient; i++)
     client_free(clients[i]);
   free(clients);
-  thread_shutdown();
-  TM_SHUTDOWN();
   return stamp_result_print("vacation", numClient, ok);
 }

@@ -7,15 +7,14 @@
  *
  *   yada -i PREFIX [-a MIN_ANGLE] [-t THREADS]
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "mesh.h"
+#include "options.h"
 #include "region.h"
 #include "stamp_result.h"
-#include "timer.h"
 #include "tm.h"
 
 typedef struct worker_args {
@@ -88,48 +87,14 @@ int main(int argc, char **argv) {
   const char *prefix = NULL;
   double min_angle = 20;
   long threads = 1;
-  int c;
-  char *end;
-  opterr = 0;
-  while ((c = getopt(argc, argv, ":i:a:t:h")) != -1) {
-    switch (c) {
-    case 'i':
-      prefix = optarg;
-      break;
-    case 'a':
-      errno = 0;
-      min_angle = strtod(optarg, &end);
-      if (errno || end == optarg || *end || !(min_angle > 0) ||
-          min_angle > 30) {
-        fprintf(stderr, "yada: bad value '%s' for -a (degrees in (0, 30])\n",
-                optarg);
-        usage();
-      }
-      break;
-    case 't':
-      errno = 0;
-      threads = strtol(optarg, &end, 10);
-      if (errno || end == optarg || *end || threads < 1 ||
-          threads > STAMP_MAX_THREADS) {
-        fprintf(stderr, "yada: bad value '%s' for -t (1..%d)\n", optarg,
-                STAMP_MAX_THREADS);
-        usage();
-      }
-      break;
-    case ':':
-      fprintf(stderr, "yada: option -%c needs a value\n", optopt);
-      usage();
-      break;
-    case '?':
-      fprintf(stderr, "yada: unknown option -%c\n", optopt);
-      usage();
-      break;
-    default:
-      usage();
-    }
-  }
-  if (optind < argc) {
-    fprintf(stderr, "yada: unexpected argument '%s'\n", argv[optind]);
+  const stamp_option_t options[] = {
+      {'i', STAMP_OPT_STRING, &prefix, 0, 0},
+      {'a', STAMP_OPT_DOUBLE, &min_angle, 0, 30},
+      {'t', STAMP_OPT_LONG, &threads, 1, STAMP_MAX_THREADS},
+      {0, STAMP_OPT_FLAG, NULL, 0, 0}};
+  stamp_parse_options(argc, argv, "yada", options, usage);
+  if (!(min_angle > 0)) {
+    fprintf(stderr, "yada: the angle bound -a must be above 0 degrees\n");
     usage();
   }
   if (!prefix) {
@@ -152,14 +117,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "yada: out of memory\n");
     return 1;
   }
-  thread_startup(threads);
-  TIMER_T start, stop;
-  stamp_result_start();
-  TIMER_READ(start);
-  thread_start(process, &w);
-  TIMER_READ(stop);
-  stamp_result_stop();
-  thread_shutdown();
+  stamp_result_run(threads, process, &w);
 
   long delta = 0, processed = 0;
   for (long t = 0; t < threads; t++) {
@@ -167,7 +125,7 @@ int main(int argc, char **argv) {
     processed += w.processed[t];
   }
   printf("Elapsed time                    = %f seconds\n",
-         TIMER_DIFF_SECONDS(start, stop));
+         stamp_result_seconds());
   printf("Number of elements processed    = %ld\n", processed);
   int ok = 1;
   if (w.out_of_memory) {
