@@ -17,8 +17,6 @@ Arguments after `--` go to every benchmark. The libraries of an optimization
 are those the paper measures it on (docs/algorithms.md, "Ablation builds");
 libraries missing from Makefile.libnames are skipped with a note.
 """
-import argparse
-import csv
 import pathlib
 import statistics
 import subprocess
@@ -26,8 +24,9 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bench import Progress, parse_result  # noqa: E402
+from sweeplib import (ROOT, csv_list, doc_parser, libnames,  # noqa: E402
+                      split_extra, write_runs_csv)
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 ALGS = ["cgl_eager", "cgl_lazy", "orec_eager", "orec_lazy", "orec_mixed",
         "norec", "tlrw", "ring"]
 LAZY = ["cgl_lazy", "orec_lazy", "orec_mixed", "norec", "ring"]
@@ -41,18 +40,6 @@ OPTIMIZATIONS = {
     "no_quiesce": ("PTM_OPT_NO_QUIESCE", "(V, IP model)",
                    ["ip_orec_eager", "ip_orec_lazy", "ip_orec_mixed"]),
 }
-
-
-def csv_list(text):
-    return [x for x in text.split(",") if x]
-
-
-def libnames():
-    names = []
-    for line in (ROOT / "Makefile.libnames").read_text().splitlines():
-        if line.startswith("LIBNAMES +="):
-            names += line.split("+=", 1)[1].split()
-    return names
 
 
 def build(tree, cmake_defs, libs, benches, jobs):
@@ -105,15 +92,8 @@ def table(rows):
 
 
 def main():
-    argv = sys.argv[1:]
-    extra = []
-    if "--" in argv:
-        cut = argv.index("--")
-        argv, extra = argv[:cut], argv[cut + 1:]
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n".join(__doc__.splitlines()[2:]))
+    argv, extra = split_extra(sys.argv[1:])
+    parser = doc_parser(__doc__)
     parser.add_argument("--opts", type=csv_list, default=list(OPTIMIZATIONS),
                         help="optimizations (default: all): " +
                         ", ".join(OPTIMIZATIONS))
@@ -191,13 +171,8 @@ def main():
     progress.finish()
 
     if args.csv:
-        fields = ["opt", "variant", "bench", "lib", "threads", "rep"]
-        for r in rows:
-            fields += [k for k in r if k not in fields]
-        with open(args.csv, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=fields)
-            writer.writeheader()
-            writer.writerows(rows)
+        write_runs_csv(args.csv, rows,
+                       ["opt", "variant", "bench", "lib", "threads", "rep"])
     print(f"command: {' '.join(sys.argv)}\n")
     print(table(rows))
     return 0

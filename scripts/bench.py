@@ -28,7 +28,6 @@ scripts/plot.py. Options given explicitly (--bench, --libs, --threads,
 --reps, -d/-n) override the preset.
 """
 import argparse
-import csv
 import datetime
 import os
 import pathlib
@@ -37,11 +36,9 @@ import subprocess
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-def csv_list(text):
-    return [x for x in text.split(",") if x]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from sweeplib import (ROOT, csv_list, doc_parser, parse_tagged,  # noqa: E402
+                      split_extra, write_runs_csv)
 
 
 def available(bench_dir):
@@ -55,10 +52,8 @@ def available(bench_dir):
 
 
 def parse_result(stdout):
-    for line in stdout.splitlines():
-        if line.startswith("RESULT "):
-            return dict(kv.split("=", 1) for kv in line.split()[1:])
-    return None
+    """The fields of the RESULT line of a benchmark's output, or None."""
+    return parse_tagged(stdout, "RESULT")
 
 
 class Progress:
@@ -186,15 +181,8 @@ def preset(name):
 
 
 def main():
-    argv = sys.argv[1:]
-    extra = []
-    if "--" in argv:
-        cut = argv.index("--")
-        argv, extra = argv[:cut], argv[cut + 1:]
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n".join(__doc__.splitlines()[2:]))
+    argv, extra = split_extra(sys.argv[1:])
+    parser = doc_parser(__doc__)
     parser.add_argument("--build", type=parse_build, action="append",
                         help="build tree, or LABEL=DIR; repeat for A/B runs "
                         "(default: $BUILD_DIR or build/)")
@@ -303,13 +291,8 @@ def main():
         sys.stderr.write("\ninterrupted\n")
     progress.finish()
 
-    fields = ["bench", "lib", "threads", "rep", "build", "status"]
-    for r in rows:
-        fields += [k for k in r if k not in fields]
-    with open(out, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(rows)
+    write_runs_csv(out, rows,
+                   ["bench", "lib", "threads", "rep", "build", "status"])
     command = " ".join(["scripts/bench.py", *sys.argv[1:]])
     print(f"command: {command}")
     print(f"csv: {out}\n")

@@ -27,32 +27,17 @@ import subprocess
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from sweeplib import csv_list, libnames, parse_tagged  # noqa: E402
+
 # Fences and flushes the commit protocols need (docs/crash_simulator.md).
 DEFAULT_MUTATIONS = ("p_cgl_eager=drop-fence:2,p_cgl_eager=drop-clwb:1,"
                      "p_cgl_lazy=drop-fence:1,p_cgl_lazy=drop-clwb:3")
 
 
-def csv_list(text):
-    return [x for x in text.split(",") if x]
-
-
 def persistent_libs():
     """The p_/gp_/ip_ names of Makefile.libnames, in file order."""
-    names = []
-    for line in (ROOT / "Makefile.libnames").read_text().splitlines():
-        m = re.match(r"^LIBNAMES\s*\+=\s*(.*)$", line)
-        if m:
-            names += [n for n in m.group(1).split()
-                      if re.match(r"^(p|gp|ip)_", n)]
-    return names
-
-
-def parse_summary(out):
-    for line in out.splitlines():
-        if line.startswith("SUMMARY "):
-            return dict(kv.split("=", 1) for kv in line.split()[1:])
-    return None
+    return [n for n in libnames() if re.match(r"^(p|gp|ip)_", n)]
 
 
 def run_sweep(exe, workload, args, work, mutation):
@@ -126,7 +111,7 @@ def main():
         for n, f in enumerate(concurrent.futures.as_completed(futures), 1):
             lib, w, m = futures[f]
             cmd, p, secs = f.result()
-            s = parse_summary(p.stdout)
+            s = parse_tagged(p.stdout, "SUMMARY")
             results[(lib, w, m)] = (s, p.returncode, cmd, p.stdout)
             if not m:
                 violations += [l for l in p.stdout.splitlines()

@@ -16,7 +16,6 @@ prints the table of medians.
                                [--client-threads 2] [--concurrency 16]
                                [--csv out.csv]
 """
-import argparse
 import os
 import pathlib
 import re
@@ -29,12 +28,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bench import median_table  # noqa: E402
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-def csv_list(text):
-    return [x for x in text.split(",") if x]
+from sweeplib import ROOT, csv_list, doc_parser, write_runs_csv  # noqa: E402
 
 
 def free_port():
@@ -128,10 +122,7 @@ def run_one(args, lib, threads, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n".join(__doc__.splitlines()[2:]))
+    ap = doc_parser(__doc__)
     ap.add_argument("--build", type=pathlib.Path,
                     default=pathlib.Path(os.environ.get("PTM_BUILD",
                                                         ROOT / "build")))
@@ -168,14 +159,7 @@ def main():
                 sys.stderr.write(f"  {result}\n")
             rows.append({"bench": "memcached", "lib": lib, "threads": t,
                          "rep": rep + 1, **result})
-    fields = ["bench", "lib", "threads", "rep", "status"]
-    for r in rows:
-        fields += [k for k in r if k not in fields]
-    import csv
-    with open(out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        w.writerows(rows)
+    write_runs_csv(out, rows, ["bench", "lib", "threads", "rep", "status"])
     print(f"command: {' '.join(sys.argv)}")
     print(f"csv: {out}\n")
     print(median_table(rows))

@@ -26,6 +26,9 @@ import pathlib
 import statistics
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from sweeplib import doc_parser  # noqa: E402
+
 PEERS = ("pmdk", "gcctm", "baseline")
 SYSTEM_PYTHON = "/usr/bin/python3"
 
@@ -302,10 +305,7 @@ def render(csv_path, out_dir, pairs=(), ab_threads=1):
 
 
 def main():
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n".join(__doc__.splitlines()[2:]))
+    parser = doc_parser(__doc__)
     parser.add_argument("csv", type=pathlib.Path)
     parser.add_argument("--out", type=pathlib.Path, required=True,
                         help="directory for the PNGs")

@@ -18,7 +18,6 @@ Build every library's applications first, e.g.
 and, for --inputs large, yada's million-point mesh:
     ninja -C build-all stamp_yada_large_input
 """
-import argparse
 import csv
 import pathlib
 import statistics
@@ -28,6 +27,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import plot  # noqa: E402
+from sweeplib import csv_list, doc_parser  # noqa: E402
 
 # (application, input label, options) as the `stamp` tests run them
 # (benchmarks/stamp/*/CMakeLists.txt); {inputs} is <build>/bench/inputs.
@@ -70,15 +70,8 @@ PLOT_LIBS = ("baseline,cgl,norec,orec_lazy,p_cgl_lazy,p_orec_lazy,"
              "gp_orec_lazy,ip_orec_lazy,ip_norec")
 
 
-def csv_list(text):
-    return [x for x in text.split(",") if x]
-
-
 def main():
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n".join(__doc__.splitlines()[2:]))
+    parser = doc_parser(__doc__)
     parser.add_argument("--build", type=pathlib.Path, default=ROOT / "build")
     parser.add_argument("--libs", type=csv_list,
                         help="libraries, baseline included (default: all "
