@@ -433,10 +433,7 @@ void mc_binary_process(mc_conn *c) {
     const unsigned char *p = (const unsigned char *)c->in.data + c->in.start;
     size_t avail = c->in.len - c->in.start;
     if (c->swallow) {
-      size_t n = avail < c->swallow ? avail : (size_t)c->swallow;
-      c->swallow -= n;
-      c->in.start += n;
-      if (c->swallow)
+      if (mc_swallow(c))
         return;
       continue;
     }

@@ -53,3 +53,11 @@ void mc_outf(mc_conn *c, const char *fmt, ...) {
   if (n > 0)
     mc_out(c, buf, (size_t)n);
 }
+
+int mc_swallow(mc_conn *c) {
+  size_t avail = c->in.len - c->in.start;
+  size_t n = avail < c->swallow ? avail : (size_t)c->swallow;
+  c->swallow -= n;
+  c->in.start += n;
+  return c->swallow != 0;
+}

@@ -35,6 +35,10 @@ void mc_out_str(mc_conn *c, const char *s);
 void mc_outf(mc_conn *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Discards buffered input still to be swallowed (c->swallow, the rest of a
+ * rejected value); 1 while more is to come, 0 once it is all gone. */
+int mc_swallow(mc_conn *c);
+
 /* Parses and executes the complete requests buffered in c->in, appending
  * the replies to c->out. Stops early when the output is large. */
 void mc_text_process(mc_conn *c);

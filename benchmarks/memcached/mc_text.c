@@ -447,10 +447,7 @@ void mc_text_process(mc_conn *c) {
     char *p = c->in.data + c->in.start;
     size_t avail = c->in.len - c->in.start;
     if (c->swallow) {
-      size_t n = avail < c->swallow ? avail : (size_t)c->swallow;
-      c->swallow -= n;
-      c->in.start += n;
-      if (c->swallow)
+      if (mc_swallow(c))
         return;
       continue;
     }

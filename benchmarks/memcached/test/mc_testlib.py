@@ -1,11 +1,31 @@
 """Helpers of the ptm-memcached tests: start a server on a free port, talk
-to it over raw sockets (text and binary protocol)."""
+to it over raw sockets (text and binary protocol), record failed checks and
+turn them into the exit status."""
 import os
 import re
 import socket
 import struct
 import subprocess
 import time
+
+
+failures = []
+
+
+def check(cond, what):
+    """Records (and prints) a failed check; the test goes on."""
+    if not cond:
+        failures.append(what)
+        print(f"FAIL: {what}", flush=True)
+
+
+def verdict(passed):
+    """The exit status: 1 after failed checks, else 0 (printing PASSED)."""
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    print(passed)
+    return 0
 
 
 class Server:

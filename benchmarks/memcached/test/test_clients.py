@@ -16,15 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from mc_testlib import Server
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}", flush=True)
+from mc_testlib import Server, check, verdict
 
 
 def run(cmd, timeout=120):
@@ -88,11 +80,7 @@ def main():
         finally:
             code, log = s.stop()
         check(code == 0, f"server exit status {code}: {log}")
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    print("libmemcached clients passed")
-    return 0
+    return verdict("libmemcached clients passed")
 
 
 if __name__ == "__main__":

@@ -15,15 +15,7 @@ import sys
 import tempfile
 import time
 
-from mc_testlib import Client, Server
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}", flush=True)
+from mc_testlib import Client, Server, check, failures, verdict
 
 
 def eq(got, want, what):
@@ -586,11 +578,7 @@ def main():
         test_restart(exe, d)
         print("test_bad_arguments", flush=True)
         test_bad_arguments(exe, persistent)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    print("all protocol checks passed")
-    return 0
+    return verdict("all protocol checks passed")
 
 
 if __name__ == "__main__":
