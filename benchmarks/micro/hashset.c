@@ -12,14 +12,10 @@
 #include "bench.h"
 #include "bench_params.h"
 #include "set_worker.h"
+#include "sorted_chain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-struct node {
-  long key;
-  struct node *next;
-};
 
 struct hashset_root {
   long nbuckets;
@@ -42,36 +38,10 @@ static struct node **bucket_of(long key) {
 
 /* The three operations run inside transactions (the plugin clones them). */
 static int set_contains(long key) {
-  for (struct node *n = *bucket_of(key); n && n->key <= key; n = n->next)
-    if (n->key == key)
-      return 1;
-  return 0;
+  return chain_contains(bucket_of(key), key);
 }
-
-static int set_insert(long key) {
-  struct node **prev = bucket_of(key);
-  while (*prev && (*prev)->key < key)
-    prev = &(*prev)->next;
-  if (*prev && (*prev)->key == key)
-    return 0;
-  struct node *n = ptm_malloc(sizeof *n);
-  n->key = key;
-  n->next = *prev;
-  *prev = n;
-  return 1;
-}
-
-static int set_remove(long key) {
-  struct node **prev = bucket_of(key);
-  while (*prev && (*prev)->key < key)
-    prev = &(*prev)->next;
-  struct node *n = *prev;
-  if (!n || n->key != key)
-    return 0;
-  *prev = n->next;
-  ptm_free(n);
-  return 1;
-}
+static int set_insert(long key) { return chain_insert(bucket_of(key), key); }
+static int set_remove(long key) { return chain_remove(bucket_of(key), key); }
 
 SET_BENCH_WORKER(worker, set_insert, set_remove, set_contains)
 

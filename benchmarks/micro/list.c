@@ -12,14 +12,10 @@
  */
 #include "bench.h"
 #include "set_worker.h"
+#include "sorted_chain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-struct node {
-  long key;
-  struct node *next;
-};
 
 struct list_root {
   struct node *head;
@@ -27,37 +23,9 @@ struct list_root {
 
 static struct list_root *list;
 
-static int list_contains(long key) {
-  struct node *n = list->head;
-  while (n && n->key < key)
-    n = n->next;
-  return n && n->key == key;
-}
-
-static int list_insert(long key) {
-  struct node **prev = &list->head;
-  while (*prev && (*prev)->key < key)
-    prev = &(*prev)->next;
-  if (*prev && (*prev)->key == key)
-    return 0;
-  struct node *n = ptm_malloc(sizeof *n);
-  n->key = key;
-  n->next = *prev;
-  *prev = n;
-  return 1;
-}
-
-static int list_remove(long key) {
-  struct node **prev = &list->head;
-  while (*prev && (*prev)->key < key)
-    prev = &(*prev)->next;
-  struct node *n = *prev;
-  if (!n || n->key != key)
-    return 0;
-  *prev = n->next;
-  ptm_free(n);
-  return 1;
-}
+static int list_contains(long key) { return chain_contains(&list->head, key); }
+static int list_insert(long key) { return chain_insert(&list->head, key); }
+static int list_remove(long key) { return chain_remove(&list->head, key); }
 
 SET_BENCH_WORKER(worker, list_insert, list_remove, list_contains)
 
