@@ -1,5 +1,6 @@
 /* Shared benchmark driver: see bench.h. */
 #include "bench.h"
+#include "bench_verdict.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -219,10 +220,5 @@ int bench_finish(const char *name, int ok) {
          name, ptm_algorithm(), bench.threads,
          elapsed > 0 ? (double)ops / elapsed : 0.0, commits, aborts, clwb,
          sfence, ops, elapsed);
-  if (ok)
-    printf("%s: OK\n", name);
-  else
-    fprintf(stderr, "%s: FAILED validation\n", name);
-  fflush(stdout);
-  return ok ? 0 : 1;
+  return bench_verdict(name, ok);
 }

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "bench_verdict.h"
 #include "timer.h"
 #include "tm.h"
 
@@ -42,10 +43,5 @@ int stamp_result_print(const char *name, long threads, int ok) {
          secs > 0 ? (double)commits / secs : 0.0, commits, aborts,
          (double)(after.clwb - before.clwb) / txs,
          (double)(after.sfence - before.sfence) / txs, secs);
-  if (ok)
-    printf("%s: OK\n", name);
-  else
-    fprintf(stderr, "%s: FAILED validation\n", name);
-  fflush(stdout);
-  return ok ? 0 : 1;
+  return bench_verdict(name, ok);
 }
