@@ -34,14 +34,7 @@ data_t *data_generate(long num_var, long num_record, long max_parents,
   if (ok) {
     random_seed(r, seed);
     /* A random topological order. */
-    for (long i = 0; i < num_var; i++)
-      order[i] = i;
-    for (long i = num_var - 1; i > 0; i--) {
-      long j = (long)(random_generate(r) % (unsigned long)(i + 1));
-      long t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
+    random_permutation(r, order, num_var, 0);
     for (long i = 0; i < num_var && ok; i++) {
       long v = order[i];
       long *p = &d->parents[v * (max_parents + 1)];

@@ -60,7 +60,7 @@ void *queue_pop(queue_t *q) {
 
 void queue_shuffle(queue_t *q, random_t *r) {
   for (long i = q->size - 1; i > 0; i--) {
-    long j = (long)(random_generate(r) % (unsigned long)(i + 1));
+    long j = random_below(r, i + 1);
     long a = (q->pop + i) % q->capacity, b = (q->pop + j) % q->capacity;
     void *t = q->elements[a];
     q->elements[a] = q->elements[b];

@@ -48,3 +48,18 @@ unsigned long random_generate(random_t *r) {
   y ^= y >> 18;
   return y & 0xffffffffUL;
 }
+
+long random_below(random_t *r, long n) {
+  return (long)(random_generate(r) % (unsigned long)n);
+}
+
+void random_permutation(random_t *r, long *a, long n, long first) {
+  for (long i = 0; i < n; i++)
+    a[i] = first + i;
+  for (long i = n - 1; i > 0; i--) {
+    long j = random_below(r, i + 1);
+    long t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
+}

@@ -18,5 +18,10 @@ void random_free(random_t *r);
 void random_seed(random_t *r, unsigned long seed);
 /* A uniform 32-bit value. */
 unsigned long random_generate(random_t *r);
+/* random_generate() % N: the draw of a shuffle's index in [0, N). */
+long random_below(random_t *r, long n);
+/* FIRST, FIRST + 1, ..., FIRST + N - 1 in random order into A (Fisher-Yates
+ * from the last element down, one random_below() each). */
+void random_permutation(random_t *r, long *a, long n, long first);
 
 #endif /* STAMP_RANDOM_H */

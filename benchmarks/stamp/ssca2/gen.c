@@ -41,14 +41,7 @@ edges_t *gen_edges(const gen_params_t *p) {
   if (!r || !perm || !cliqueOf)
     return NULL;
   random_seed(r, p->seed);
-  for (long i = 0; i < n; i++)
-    perm[i] = i;
-  for (long i = n - 1; i > 0; i--) {
-    long j = (long)(random_generate(r) % (unsigned long)(i + 1));
-    long t = perm[i];
-    perm[i] = perm[j];
-    perm[j] = t;
-  }
+  random_permutation(r, perm, n, 0);
   long stringId = 0;
 #define WEIGHT()                                                               \
   ((long)(random_generate(r) % 100) < p->percIntWeights                        \
@@ -104,7 +97,7 @@ edges_t *gen_edges(const gen_params_t *p) {
     return NULL;
   /* Shuffle the edge order so that threads' shares mix cliques. */
   for (long i = b.n - 1; i > 0; i--) {
-    long j = (long)(random_generate(r) % (unsigned long)(i + 1)), t;
+    long j = random_below(r, i + 1), t;
     t = b.start[i], b.start[i] = b.start[j], b.start[j] = t;
     t = b.end[i], b.end[i] = b.end[j], b.end[j] = t;
     t = b.weight[i], b.weight[i] = b.weight[j], b.weight[j] = t;

@@ -57,14 +57,7 @@ static manager_t *initialize(void) {
     return NULL;
   random_seed(r, seed);
   for (int t = 0; t < NUM_RESERVATION_TYPE; t++) {
-    for (long i = 0; i < numRelation; i++)
-      ids[i] = i + 1;
-    for (long i = numRelation - 1; i > 0; i--) {
-      long j = (long)(random_generate(r) % (unsigned long)(i + 1));
-      long x = ids[i];
-      ids[i] = ids[j];
-      ids[j] = x;
-    }
+    random_permutation(r, ids, numRelation, 1);
     for (long i = 0; i < numRelation; i++) {
       long num = (long)(random_generate(r) % 5 + 1) * 100;
       long price = (long)(random_generate(r) % 5) * 10 + 50;
