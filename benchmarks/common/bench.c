@@ -1,6 +1,7 @@
 /* Shared benchmark driver: see bench.h. */
 #include "bench.h"
 #include "bench_verdict.h"
+#include "parse_number.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -35,10 +36,8 @@ static void usage(void) {
 }
 
 long bench_parse_long(const char *opt, const char *s, long min, long max) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < min || v > max) {
+  long v = 0;
+  if (!parse_long_in(s, min, max, &v)) {
     fprintf(stderr, "%s: bad value '%s' for %s (integer in [%ld, %ld])\n",
             bench_name, s, opt, min, max);
     usage();
@@ -47,10 +46,8 @@ long bench_parse_long(const char *opt, const char *s, long min, long max) {
 }
 
 static double parse_seconds(const char *s) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (errno || end == s || *end || !(v > 0) || v > 1e6) {
+  double v = 0;
+  if (!parse_double_in(s, 0, 1e6, &v) || !(v > 0)) {
     fprintf(stderr, "%s: bad value '%s' for -d (seconds > 0)\n", bench_name, s);
     usage();
   }
