@@ -110,6 +110,21 @@ static long vertex(const input_t *in, double v) {
   return v == (double)(long)v && i >= 0 && i < in->num_nodes ? i : -1;
 }
 
+/* COUNT lines '<index> <v1> ... <vK>' of vertices into ROWS (COUNT x K);
+ * EXPECT and RANGE: the messages of a malformed line, a bad vertex. */
+static int read_vertex_rows(reader_t *r, const input_t *in, long count, int k,
+                            long *rows, const char *expect, const char *range) {
+  double v[8];
+  for (long i = 0; i < count; i++) {
+    if (!next_line(r) || numbers(r, v, k + 1) < k + 1)
+      return fail(r, expect);
+    for (int j = 0; j < k; j++)
+      if ((rows[i * k + j] = vertex(in, v[j + 1])) < 0)
+        return fail(r, range);
+  }
+  return 1;
+}
+
 static int read_elements(input_t *in, const char *prefix) {
   reader_t r;
   double v[8];
@@ -124,15 +139,10 @@ static int read_elements(input_t *in, const char *prefix) {
     if (!in->tris)
       ok = fail(&r, "out of memory");
   }
-  for (long i = 0; ok && i < in->num_tris; i++) {
-    if (!next_line(&r) || numbers(&r, v, 4) < 4) {
-      ok = fail(&r, "expected '<index> <a> <b> <c>'");
-      break;
-    }
-    for (int k = 0; k < 3; k++)
-      if ((in->tris[i][k] = vertex(in, v[k + 1])) < 0)
-        ok = fail(&r, "triangle vertex out of range");
-  }
+  if (ok)
+    ok = read_vertex_rows(&r, in, in->num_tris, 3, &in->tris[0][0],
+                          "expected '<index> <a> <b> <c>'",
+                          "triangle vertex out of range");
   fclose(r.in);
   return ok;
 }
@@ -154,15 +164,10 @@ static int read_segments(input_t *in, const char *prefix) {
     if (!in->segs)
       ok = fail(&r, "out of memory");
   }
-  for (long i = 0; ok && i < in->num_segs; i++) {
-    if (!next_line(&r) || numbers(&r, v, 3) < 3) {
-      ok = fail(&r, "expected '<index> <a> <b>'");
-      break;
-    }
-    for (int k = 0; k < 2; k++)
-      if ((in->segs[i][k] = vertex(in, v[k + 1])) < 0)
-        ok = fail(&r, "segment vertex out of range");
-  }
+  if (ok)
+    ok = read_vertex_rows(&r, in, in->num_segs, 2, &in->segs[0][0],
+                          "expected '<index> <a> <b>'",
+                          "segment vertex out of range");
   if (ok && (!read_count(&r, v, 1) || v[0] != 0))
     ok = fail(&r, "holes are not supported (expected '0')");
   fclose(r.in);
