@@ -37,11 +37,8 @@ static void usage(void) {
 
 long bench_parse_long(const char *opt, const char *s, long min, long max) {
   long v = 0;
-  if (!parse_long_in(s, min, max, &v)) {
-    fprintf(stderr, "%s: bad value '%s' for %s (integer in [%ld, %ld])\n",
-            bench_name, s, opt, min, max);
+  if (!parse_long_opt(bench_name, opt, s, min, max, &v))
     usage();
-  }
   return v;
 }
 

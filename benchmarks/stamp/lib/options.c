@@ -6,42 +6,26 @@
 
 #include "parse_number.h"
 
-long stamp_option_long(const char *program, int opt, const char *text, long min,
-                       long max, void (*usage)(void)) {
-  long v = 0;
-  if (!parse_long_in(text, min, max, &v)) {
-    fprintf(stderr, "%s: bad value '%s' for -%c (integer in [%ld, %ld])\n",
-            program, text, opt, min, max);
-    usage();
-  }
-  return v;
-}
-
-double stamp_option_double(const char *program, int opt, const char *text,
-                           double min, double max, void (*usage)(void)) {
-  double v = 0;
-  if (!parse_double_in(text, min, max, &v)) {
-    fprintf(stderr, "%s: bad value '%s' for -%c (number in [%g, %g])\n",
-            program, text, opt, min, max);
-    usage();
-  }
-  return v;
-}
-
+/* Option O's value ARG into its variable (USAGE() when it is bad). */
 static void set(const char *program, const stamp_option_t *o, const char *arg,
                 void (*usage)(void)) {
+  char name[3] = {'-', o->letter, 0};
+  long l = 0;
+  double d = 0;
   switch (o->kind) {
   case STAMP_OPT_LONG:
-    *(long *)o->value = stamp_option_long(program, o->letter, arg, (long)o->min,
-                                          (long)o->max, usage);
-    break;
   case STAMP_OPT_ULONG:
-    *(unsigned long *)o->value = (unsigned long)stamp_option_long(
-        program, o->letter, arg, (long)o->min, (long)o->max, usage);
+    if (!parse_long_opt(program, name, arg, (long)o->min, (long)o->max, &l))
+      usage();
+    if (o->kind == STAMP_OPT_LONG)
+      *(long *)o->value = l;
+    else
+      *(unsigned long *)o->value = (unsigned long)l;
     break;
   case STAMP_OPT_DOUBLE:
-    *(double *)o->value =
-        stamp_option_double(program, o->letter, arg, o->min, o->max, usage);
+    if (!parse_double_opt(program, name, arg, o->min, o->max, &d))
+      usage();
+    *(double *)o->value = d;
     break;
   case STAMP_OPT_STRING:
     *(const char **)o->value = arg;

@@ -27,10 +27,4 @@ typedef struct stamp_option {
 void stamp_parse_options(int argc, char **argv, const char *program,
                          const stamp_option_t *opts, void (*usage)(void));
 
-/* One option's text as a number in [MIN, MAX] (the checks above). */
-long stamp_option_long(const char *program, int opt, const char *text, long min,
-                       long max, void (*usage)(void));
-double stamp_option_double(const char *program, int opt, const char *text,
-                           double min, double max, void (*usage)(void));
-
 #endif
