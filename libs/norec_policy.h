@@ -18,6 +18,7 @@
 #ifndef PTM_LIBS_NOREC_POLICY_H
 #define PTM_LIBS_NOREC_POLICY_H
 
+#include "libs/redo_core.h"
 #include "libs/stm_logging.h"
 #include "runtime/persist/slot_log_index.h"
 #include "runtime/pool/pool_format.h"
@@ -26,14 +27,13 @@
 namespace ptm {
 
 template <class Self, template <class> class Logging>
-struct NorecT : Logging<Self> {
-  using Log = Logging<Self>;
-  using Log::serial;
-  using Log::serial_read;
+struct NorecT : RedoCore<Self, Logging> {
+  using Core = RedoCore<Self, Logging>;
+  using Log = typename Core::Log;
+  using Core::redo;
   alignas(64) static inline std::atomic<uint64_t> seq{0};
   static inline thread_local uint64_t snapshot;
   static inline thread_local ValueLog values;
-  static inline thread_local typename Log::Redo redo;
   static constexpr uint64_t kInvalid = ~uint64_t{0};
 
   static void free_thread() {
@@ -64,49 +64,23 @@ struct NorecT : Logging<Self> {
     }
   }
 
-  static void start(TxThread &tx) {
-    tx.undo.clear();
+  static void start(TxThread &) {
     values.clear();
-    redo.clear();
     snapshot = even_seq();
   }
-  static void begin(TxThread &tx) {
-    Log::attempt_begin(tx);
-    stm_thread.cleanup = free_thread;
-    Hourglass::enter(tx, stm_thread);
-    start(tx);
-  }
-  static void begin_irrevocable(TxThread &tx) {
-    if constexpr (!Log::kIrrevocable) {
-      Log::begin_irrevocable(tx);
-    } else {
-      stm_thread.cleanup = free_thread;
-      Hourglass::enter_serial(tx, stm_thread);
-      start(tx);
-    }
-  }
-  static bool become_irrevocable(TxThread &tx) {
-    if constexpr (!Log::kIrrevocable) {
-      return false;
-    } else {
-      Hourglass::serialize<Self>(
-          tx, stm_thread, [](TxThread &t) { return validate(t) != kInvalid; });
-      PrivateStack stack = PrivateStack::of(tx);
-      redo.write_back(stack.lo, stack.hi, &tx.undo);
-      redo.clear();
-      return true;
-    }
+  static bool still_valid(TxThread &tx) { return validate(tx) != kInvalid; }
+  __attribute__((always_inline)) static void before_write(TxThread &, uintptr_t,
+                                                          size_t) {}
+  __attribute__((always_inline)) static bool may_have_written(uintptr_t,
+                                                              size_t) {
+    return true;
   }
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
     Log::commit_begin(tx);
-    if (redo.empty()) {
-      tx.undo.clear();
-      Hourglass::leave(st);
-      Log::attempt_end(tx);
-      return true;
-    }
+    if (redo.empty())
+      return Core::commit_read_only(tx);
     uint64_t s = snapshot;
     while (!seq.compare_exchange_strong(s, snapshot + 1)) {
       s = validate(tx);
@@ -125,9 +99,7 @@ struct NorecT : Logging<Self> {
 
   static void rollback(TxThread &tx) {
     Log::undo_writes(tx);
-    Log::redo_discard(tx, redo);
-    Hourglass::leave_after_abort(stm_thread);
-    Log::attempt_end(tx);
+    Core::end_rollback(tx);
   }
 
   // Reads N bytes at A from memory, consistent with the snapshot, and logs
@@ -175,47 +147,6 @@ struct NorecT : Logging<Self> {
       std::atomic_thread_fence(std::memory_order_acquire);
     }
     values.add(a, dst, n);
-  }
-
-  static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
-    if (serial())
-      return (void)memcpy(priv, tm, n);
-    auto a = reinterpret_cast<uintptr_t>(tm);
-    read_memory(tx, priv, a, n);
-    if (!redo.empty())
-      redo.overlay(priv, a, n);
-  }
-
-  template <class T>
-  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
-    if (serial())
-      return serial_read(addr);
-    T value;
-    auto a = reinterpret_cast<uintptr_t>(addr);
-    if (__builtin_expect(!redo.empty(), 0)) {
-      // Read-after-write: the log alone when it has every byte.
-      if (redo.overlay(&value, a, sizeof(T)))
-        return value;
-      read_memory(tx, &value, a, sizeof(T));
-      redo.overlay(&value, a, sizeof(T));
-      return value;
-    }
-    read_memory(tx, &value, a, sizeof(T));
-    return value;
-  }
-
-  template <class T>
-  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
-                                                   T value) {
-    if (serial())
-      return Log::serial_write(tx, addr, value);
-    redo.put(reinterpret_cast<uintptr_t>(addr), &value, sizeof value);
-  }
-
-  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
-    if (serial())
-      return Log::serial_write_bytes(tx, tm, priv, n);
-    redo.put(reinterpret_cast<uintptr_t>(tm), priv, n);
   }
 };
 

@@ -30,18 +30,14 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   using Log = typename Core::Log;
   using Core::ot;
   using Core::redo;
-  using Log::serial;
-  using Log::serial_read;
+  using Core::serial;
+  using Core::serial_read;
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
     Log::commit_begin(tx);
-    if (redo.empty()) {
-      tx.undo.clear();
-      Hourglass::leave(st);
-      Log::attempt_end(tx);
-      return true;
-    }
+    if (redo.empty())
+      return Core::commit_read_only(tx);
     for (size_t i = 0; i < redo.size(); ++i) {
       // (coarse-grained logging: an entry is a chunk, locked whole)
       AccessSpan sp = Log::conflict_span(redo.granule(i), 1);
@@ -70,9 +66,7 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   static void rollback(TxThread &tx) {
     Log::undo_writes(tx);
     ot.release_all_unchanged();
-    Log::redo_discard(tx, redo);
-    Hourglass::leave_after_abort(stm_thread);
-    Log::attempt_end(tx);
+    Core::end_rollback(tx);
   }
 
   static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
@@ -105,19 +99,8 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
     return value;
   }
 
-  template <class T>
-  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
-                                                   T value) {
-    if (serial())
-      return Log::serial_write(tx, addr, value);
-    redo.put(reinterpret_cast<uintptr_t>(addr), &value, sizeof value);
-  }
-
-  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
-    if (serial())
-      return Log::serial_write_bytes(tx, tm, priv, n);
-    redo.put(reinterpret_cast<uintptr_t>(tm), priv, n);
-  }
+  __attribute__((always_inline)) static void before_write(TxThread &, uintptr_t,
+                                                          size_t) {}
 };
 
 struct OrecLazyPolicy : OrecLazyT<OrecLazyPolicy, StmLogging> {};

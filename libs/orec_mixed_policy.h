@@ -29,18 +29,15 @@ struct OrecMixedT : OrecRedoCore<Self, Logging> {
   using Log = typename Core::Log;
   using Core::ot;
   using Core::redo;
-  using Log::serial;
-  using Log::serial_read;
+  using Core::serial;
+  using Core::serial_read;
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
     Log::commit_begin(tx);
     if (ot.locks.empty()) {
-      tx.undo.clear();
       redo.clear();
-      Hourglass::leave(st);
-      Log::attempt_end(tx);
-      return true;
+      return Core::commit_read_only(tx);
     }
     uint64_t time = GlobalClock::tick();
     if (!st.serial && time != ot.start + 1 && !ot.validate())
@@ -67,9 +64,7 @@ struct OrecMixedT : OrecRedoCore<Self, Logging> {
       ot.release_all(GlobalClock::tick());
     else
       ot.release_all_unchanged();
-    Log::redo_discard(tx, redo);
-    Hourglass::leave_after_abort(stm_thread);
-    Log::attempt_end(tx);
+    Core::end_rollback(tx);
   }
 
   static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
@@ -98,29 +93,12 @@ struct OrecMixedT : OrecRedoCore<Self, Logging> {
     return value;
   }
 
-  static void lock_all(TxThread &tx, uintptr_t a, size_t n) {
+  // Writes lock their orecs at once (the redo log keeps the values).
+  static void before_write(TxThread &tx, uintptr_t a, size_t n) {
     AccessSpan sp = Log::conflict_span(a, n);
     for_each_granule(sp.lo, sp.n, [&](uintptr_t g, size_t, size_t) {
       ot.template lock_or_abort<Self>(tx, g);
     });
-  }
-
-  template <class T>
-  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
-                                                   T value) {
-    if (serial())
-      return Log::serial_write(tx, addr, value);
-    auto a = reinterpret_cast<uintptr_t>(addr);
-    lock_all(tx, a, sizeof(T));
-    redo.put(a, &value, sizeof value);
-  }
-
-  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
-    if (serial())
-      return Log::serial_write_bytes(tx, tm, priv, n);
-    auto a = reinterpret_cast<uintptr_t>(tm);
-    lock_all(tx, a, n);
-    redo.put(a, priv, n);
   }
 };
 

@@ -19,16 +19,17 @@
 #ifndef PTM_LIBS_RING_POLICY_H
 #define PTM_LIBS_RING_POLICY_H
 
+#include "libs/redo_core.h"
 #include "libs/stm_logging.h"
 #include "runtime/stm/bloom_filter.h"
 
 namespace ptm {
 
 template <class Self, template <class> class Logging>
-struct RingT : Logging<Self> {
-  using Log = Logging<Self>;
-  using Log::serial;
-  using Log::serial_read;
+struct RingT : RedoCore<Self, Logging> {
+  using Core = RedoCore<Self, Logging>;
+  using Log = typename Core::Log;
+  using Core::redo;
   static constexpr uint64_t kRing = 1024;
   struct alignas(64) Entry {
     uint64_t filter[BloomFilter::kWords];
@@ -39,7 +40,6 @@ struct RingT : Logging<Self> {
 
   static inline thread_local uint64_t start_time;
   static inline thread_local BloomFilter reads, writes;
-  static inline thread_local typename Log::Redo redo;
 
   static void free_thread() { redo.release(); }
 
@@ -62,50 +62,18 @@ struct RingT : Logging<Self> {
     return true;
   }
 
-  static void start(TxThread &tx) {
-    tx.undo.clear();
-    redo.clear();
+  static void start(TxThread &) {
     reads.clear();
     writes.clear();
     start_time = last_complete.load(std::memory_order_acquire);
   }
-  static void begin(TxThread &tx) {
-    Log::attempt_begin(tx);
-    stm_thread.cleanup = free_thread;
-    Hourglass::enter(tx, stm_thread);
-    start(tx);
-  }
-  static void begin_irrevocable(TxThread &tx) {
-    if constexpr (!Log::kIrrevocable) {
-      Log::begin_irrevocable(tx);
-    } else {
-      stm_thread.cleanup = free_thread;
-      Hourglass::enter_serial(tx, stm_thread);
-      start(tx);
-    }
-  }
-  static bool become_irrevocable(TxThread &tx) {
-    if constexpr (!Log::kIrrevocable) {
-      return false;
-    } else {
-      Hourglass::serialize<Self>(tx, stm_thread,
-                                 [](TxThread &) { return check(); });
-      PrivateStack stack = PrivateStack::of(tx);
-      redo.write_back(stack.lo, stack.hi, &tx.undo);
-      redo.clear();
-      return true;
-    }
-  }
+  static bool still_valid(TxThread &) { return check(); }
 
   static bool commit(TxThread &tx) {
     StmThread &st = stm_thread;
     Log::commit_begin(tx);
-    if (redo.empty()) {
-      tx.undo.clear();
-      Hourglass::leave(st);
-      Log::attempt_end(tx);
-      return true;
-    }
+    if (redo.empty())
+      return Core::commit_read_only(tx);
     uint64_t index;
     for (;;) {
       index = last_init.load(std::memory_order_acquire);
@@ -132,9 +100,7 @@ struct RingT : Logging<Self> {
 
   static void rollback(TxThread &tx) {
     Log::undo_writes(tx);
-    Log::redo_discard(tx, redo);
-    Hourglass::leave_after_abort(stm_thread);
-    Log::attempt_end(tx);
+    Core::end_rollback(tx);
   }
 
   static __attribute__((always_inline)) void
@@ -148,50 +114,14 @@ struct RingT : Logging<Self> {
       tx_conflict<Self>(tx, AbortCause::ReadConflict);
   }
 
-  static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
-    if (serial())
-      return (void)memcpy(priv, tm, n);
-    auto a = reinterpret_cast<uintptr_t>(tm);
-    read_memory(tx, priv, a, n);
-    if (!redo.empty())
-      redo.overlay(priv, a, n);
+  // A read may hit the redo log only if the write signature has its granules.
+  __attribute__((always_inline)) static bool may_have_written(uintptr_t a,
+                                                              size_t n) {
+    return writes.may_contain(granule_of(a)) ||
+           writes.may_contain(granule_of(a + n - 1));
   }
-
-  template <class T>
-  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
-    if (serial())
-      return serial_read(addr);
-    T value;
-    auto a = reinterpret_cast<uintptr_t>(addr);
-    if (__builtin_expect(!redo.empty(), 0) &&
-        (writes.may_contain(granule_of(a)) ||
-         writes.may_contain(granule_of(a + sizeof(T) - 1)))) {
-      if (redo.overlay(&value, a, sizeof(T)))
-        return value;
-      read_memory(tx, &value, a, sizeof(T));
-      redo.overlay(&value, a, sizeof(T));
-      return value;
-    }
-    read_memory(tx, &value, a, sizeof(T));
-    return value;
-  }
-
-  template <class T>
-  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
-                                                   T value) {
-    if (serial())
-      return Log::serial_write(tx, addr, value);
-    auto a = reinterpret_cast<uintptr_t>(addr);
-    redo.put(a, &value, sizeof value);
-    AccessSpan sp = Log::conflict_span(a, sizeof value);
-    writes.add(sp.lo, sp.n);
-  }
-
-  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
-    if (serial())
-      return Log::serial_write_bytes(tx, tm, priv, n);
-    auto a = reinterpret_cast<uintptr_t>(tm);
-    redo.put(a, priv, n);
+  __attribute__((always_inline)) static void
+  before_write(TxThread &, uintptr_t a, size_t n) {
     AccessSpan sp = Log::conflict_span(a, n);
     writes.add(sp.lo, sp.n);
   }

@@ -1,0 +1,137 @@
+//===- redo_core.h - what the redo-log STMs share ---------------*- C++ -*-===//
+//
+// RedoCore<Self, Logging>: the skeleton of the concurrent STMs that buffer
+// their writes in a redo log until commit (orec_lazy, orec_mixed, norec,
+// ring): the per-thread redo log; how an attempt begins, begins serially and
+// becomes irrevocable (serialize, validate, write the redo log back in place
+// with undo entries); the commit of an attempt that wrote nothing; the end
+// of a rollback; and writes. Self supplies what differs:
+//
+//   static void free_thread();          release the thread's buffers
+//   static void start(TxThread &);      reset its own per-attempt state
+//   static bool still_valid(TxThread &); validation when serializing
+//   static void before_write(TxThread &, uintptr_t a, size_t n);
+//                                       what a write does besides logging
+//                                       (lock, signature; nothing)
+//
+// and, for the reads below (the algorithms whose reads see memory as one
+// consistent snapshot: norec, ring; the orec algorithms read granule by
+// granule and define their own):
+//
+//   static void read_memory(TxThread &, void *dst, uintptr_t a, size_t n);
+//   static bool may_have_written(uintptr_t a, size_t n);  false: A is in no
+//                                       redo entry (a signature says so)
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_LIBS_REDO_CORE_H
+#define PTM_LIBS_REDO_CORE_H
+
+#include "libs/stm_logging.h"
+
+namespace ptm {
+
+template <class Self, template <class> class Logging>
+struct RedoCore : Logging<Self> {
+  using Log = Logging<Self>;
+  using Log::serial;
+  using Log::serial_read;
+  static inline thread_local typename Log::Redo redo;
+
+  static void start_attempt(TxThread &tx) {
+    tx.undo.clear();
+    redo.clear();
+    Self::start(tx);
+  }
+  static void begin(TxThread &tx) {
+    Log::attempt_begin(tx);
+    stm_thread.cleanup = Self::free_thread;
+    Hourglass::enter(tx, stm_thread);
+    start_attempt(tx);
+  }
+  static void begin_irrevocable(TxThread &tx) {
+    if constexpr (!Log::kIrrevocable) {
+      Log::begin_irrevocable(tx);
+    } else {
+      stm_thread.cleanup = Self::free_thread;
+      Hourglass::enter_serial(tx, stm_thread);
+      start_attempt(tx);
+    }
+  }
+  static bool become_irrevocable(TxThread &tx) {
+    if constexpr (!Log::kIrrevocable) {
+      return false;
+    } else {
+      Hourglass::serialize<Self>(
+          tx, stm_thread, [](TxThread &t) { return Self::still_valid(t); });
+      PrivateStack stack = PrivateStack::of(tx);
+      redo.write_back(stack.lo, stack.hi, &tx.undo);
+      redo.clear();
+      return true;
+    }
+  }
+
+  // The commit of an attempt with nothing to write back.
+  static bool commit_read_only(TxThread &tx) {
+    tx.undo.clear();
+    Hourglass::leave(stm_thread);
+    Log::attempt_end(tx);
+    return true;
+  }
+
+  // The end of every rollback, once Self has undone and released its own.
+  static void end_rollback(TxThread &tx) {
+    Log::redo_discard(tx, redo);
+    Hourglass::leave_after_abort(stm_thread);
+    Log::attempt_end(tx);
+  }
+
+  static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
+    if (serial())
+      return (void)memcpy(priv, tm, n);
+    auto a = reinterpret_cast<uintptr_t>(tm);
+    Self::read_memory(tx, priv, a, n);
+    if (!redo.empty())
+      redo.overlay(priv, a, n);
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+    if (serial())
+      return serial_read(addr);
+    T value;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(!redo.empty(), 0) &&
+        Self::may_have_written(a, sizeof(T))) {
+      // Read-after-write: the log alone when it has every byte.
+      if (redo.overlay(&value, a, sizeof(T)))
+        return value;
+      Self::read_memory(tx, &value, a, sizeof(T));
+      redo.overlay(&value, a, sizeof(T));
+      return value;
+    }
+    Self::read_memory(tx, &value, a, sizeof(T));
+    return value;
+  }
+
+  template <class T>
+  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
+                                                   T value) {
+    if (serial())
+      return Log::serial_write(tx, addr, value);
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    Self::before_write(tx, a, sizeof value);
+    redo.put(a, &value, sizeof value);
+  }
+
+  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
+    if (serial())
+      return Log::serial_write_bytes(tx, tm, priv, n);
+    auto a = reinterpret_cast<uintptr_t>(tm);
+    Self::before_write(tx, a, n);
+    redo.put(a, priv, n);
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_LIBS_REDO_CORE_H
