@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/palloc/persistent_heap.h"
+#include "test/unit/check.h"
 
 #include <algorithm>
 #include <atomic>
@@ -25,30 +26,6 @@
 using ptm::HeapStats;
 using ptm::HeapWriter;
 using ptm::PersistentHeap;
-
-static int failures = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      if (++failures > 20)                                                     \
-        exit(1);                                                               \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_EQ(a, b)                                                         \
-  do {                                                                         \
-    auto ca_ = (a);                                                            \
-    auto cb_ = (b);                                                            \
-    if (!(ca_ == cb_)) {                                                       \
-      fprintf(stderr, "%s:%d: CHECK_EQ failed: %s == %s (%llu vs %llu)\n",     \
-              __FILE__, __LINE__, #a, #b, (unsigned long long)ca_,             \
-              (unsigned long long)cb_);                                        \
-      if (++failures > 20)                                                     \
-        exit(1);                                                               \
-    }                                                                          \
-  } while (0)
 
 namespace {
 
@@ -895,7 +872,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "palloc_tests: unknown test '%s'\n", argv[1]);
     return 2;
   }
-  if (failures)
-    fprintf(stderr, "palloc: %d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  return check_result("palloc");
 }
