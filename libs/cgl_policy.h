@@ -14,6 +14,7 @@
 #ifndef PTM_LIBS_CGL_POLICY_H
 #define PTM_LIBS_CGL_POLICY_H
 
+#include "libs/reads_in_place.h"
 #include "libs/spin_lock.h"
 #include "runtime/base/policy_base.h"
 #include "runtime/base/stats.h"
@@ -23,9 +24,7 @@
 
 namespace ptm {
 
-struct CglPolicy : PolicyBase {
-  static constexpr bool kReadsInPlace = true;
-
+struct CglPolicy : ReadsInPlace<PolicyBase> {
   static inline SpinLock global_lock;
 
   static void begin(TxThread &tx) {
@@ -49,21 +48,10 @@ struct CglPolicy : PolicyBase {
   }
 
   template <class T>
-  __attribute__((always_inline)) static T read(TxThread &, const T *addr) {
-    T value;
-    memcpy(&value, addr, sizeof value);
-    return value;
-  }
-
-  template <class T>
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
     tx.undo.append_value(addr);
     memcpy(addr, &value, sizeof value);
-  }
-
-  static void read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
-    memcpy(priv, tm, n);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {

@@ -77,7 +77,6 @@ struct NorecT : RedoCore<Self, Logging> {
   }
 
   static bool commit(TxThread &tx) {
-    StmThread &st = stm_thread;
     Log::commit_begin(tx);
     if (redo.empty())
       return Core::commit_read_only(tx);
@@ -91,10 +90,7 @@ struct NorecT : RedoCore<Self, Logging> {
     // Writers commit one at a time, in sequence-lock order.
     Log::redo_commit(tx, redo, snapshot + 1);
     seq.store(snapshot + 2, std::memory_order_release);
-    Log::redo_released(tx);
-    Hourglass::leave(st);
-    Log::attempt_end(tx);
-    return true;
+    return Core::end_commit(tx, false);
   }
 
   static void rollback(TxThread &tx) {

@@ -20,7 +20,6 @@
 #include "libs/orec_redo_core.h"
 #include "libs/stm_logging.h"
 #include "runtime/stm/orec_table.h"
-#include "runtime/stm/quiescence.h"
 
 namespace ptm {
 
@@ -34,7 +33,6 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   using Core::serial_read;
 
   static bool commit(TxThread &tx) {
-    StmThread &st = stm_thread;
     Log::commit_begin(tx);
     if (redo.empty())
       return Core::commit_read_only(tx);
@@ -52,15 +50,7 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
     uint64_t time = GlobalClock::tick();
     if (time != ot.start + 1 && !ot.validate())
       return false;
-    // The clock orders conflicting writers: the commit order.
-    Log::redo_commit(tx, redo, time);
-    ot.release_all(time);
-    Log::redo_released(tx);
-    Hourglass::leave(st);
-    if constexpr (Log::kQuiesce)
-      Quiescence::wait(st);
-    Log::attempt_end(tx);
-    return true;
+    return Core::publish(tx, time);
   }
 
   static void rollback(TxThread &tx) {

@@ -19,7 +19,6 @@
 #include "libs/orec_redo_core.h"
 #include "libs/stm_logging.h"
 #include "runtime/stm/orec_table.h"
-#include "runtime/stm/quiescence.h"
 
 namespace ptm {
 
@@ -44,17 +43,8 @@ struct OrecMixedT : OrecRedoCore<Self, Logging> {
       return false;
     stat_add(tx.stats->log_entries, tx.undo.size());
     tx.undo.clear();
-    // The clock orders conflicting writers (they hold their orecs until
-    // after it): the commit order.
-    Log::redo_commit(tx, redo, time);
-    ot.release_all(time);
-    Log::redo_released(tx);
-    bool quiesce = !st.serial;
-    Hourglass::leave(st);
-    if (Log::kQuiesce && quiesce)
-      Quiescence::wait(st);
-    Log::attempt_end(tx);
-    return true;
+    // Writers hold their orecs until after the tick.
+    return Core::publish(tx, time);
   }
 
   static void rollback(TxThread &tx) {

@@ -18,6 +18,7 @@ namespace ptm {
 template <class Self, template <class> class Logging>
 struct OrecRedoCore : RedoCore<Self, Logging> {
   using Redo = RedoCore<Self, Logging>;
+  using Log = typename Redo::Log;
   static inline thread_local OrecTx ot;
 
   static void free_thread() {
@@ -26,6 +27,16 @@ struct OrecRedoCore : RedoCore<Self, Logging> {
   }
   static void start(TxThread &) { ot.begin(stm_thread.slot); }
   static bool still_valid(TxThread &) { return ot.validate(); }
+
+  // A writer's commit once its orecs are locked and its reads validated:
+  // write back with TIME (the clock orders conflicting writers: the commit
+  // order), release the orecs with it, quiesce unless serial.
+  static bool publish(TxThread &tx, uint64_t time) {
+    bool quiesce = !stm_thread.serial;
+    Log::redo_commit(tx, Redo::redo, time);
+    ot.release_all(time);
+    return Redo::end_commit(tx, quiesce);
+  }
 };
 
 } // namespace ptm

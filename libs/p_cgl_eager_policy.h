@@ -16,19 +16,17 @@
 #include "libs/persistent_logging.h"
 #include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
+#include "libs/reads_in_place.h"
 #include "libs/spin_lock.h"
-
-#include <cstring>
 
 namespace ptm {
 
 template <class Self, class Options>
-struct PCglEagerT : PersistentPolicyBase<Self, Options> {
+struct PCglEagerT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
   using Base = PersistentPolicyBase<Self, Options>;
   using Base::apply_frees;
   using Base::flush_allocs;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
-  static constexpr bool kReadsInPlace = true;
   using Eager = PersistentEagerT<Options::kCoarseLog>;
 
   static inline SpinLock global_lock;
@@ -55,20 +53,9 @@ struct PCglEagerT : PersistentPolicyBase<Self, Options> {
   }
 
   template <class T>
-  __attribute__((always_inline)) static T read(TxThread &, const T *addr) {
-    T value;
-    memcpy(&value, addr, sizeof value);
-    return value;
-  }
-
-  template <class T>
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
     Eager::write(tx, addr, value);
-  }
-
-  static void read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
-    memcpy(priv, tm, n);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {

@@ -5,7 +5,7 @@
 // ring): the per-thread redo log; how an attempt begins, begins serially and
 // becomes irrevocable (serialize, validate, write the redo log back in place
 // with undo entries); the commit of an attempt that wrote nothing; the end
-// of a rollback; and writes. Self supplies what differs:
+// of a commit and of a rollback; and writes. Self supplies what differs:
 //
 //   static void free_thread();          release the thread's buffers
 //   static void start(TxThread &);      reset its own per-attempt state
@@ -27,6 +27,7 @@
 #define PTM_LIBS_REDO_CORE_H
 
 #include "libs/stm_logging.h"
+#include "runtime/stm/quiescence.h"
 
 namespace ptm {
 
@@ -74,6 +75,21 @@ struct RedoCore : Logging<Self> {
   static bool commit_read_only(TxThread &tx) {
     tx.undo.clear();
     Hourglass::leave(stm_thread);
+    Log::attempt_end(tx);
+    return true;
+  }
+
+  // The end of a writer's commit once its redo log is written back and its
+  // locks released: quiesce if the logging asks for it and QUIESCE holds
+  // (privatization safety for the orec algorithms; norec and ring pass
+  // false).
+  static bool end_commit(TxThread &tx, bool quiesce) {
+    StmThread &st = stm_thread;
+    Log::redo_released(tx);
+    Hourglass::leave(st);
+    if constexpr (Log::kQuiesce)
+      if (quiesce)
+        Quiescence::wait(st);
     Log::attempt_end(tx);
     return true;
   }

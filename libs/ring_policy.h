@@ -70,7 +70,6 @@ struct RingT : RedoCore<Self, Logging> {
   static bool still_valid(TxThread &) { return check(); }
 
   static bool commit(TxThread &tx) {
-    StmThread &st = stm_thread;
     Log::commit_begin(tx);
     if (redo.empty())
       return Core::commit_read_only(tx);
@@ -92,10 +91,7 @@ struct RingT : RedoCore<Self, Logging> {
          last_complete.load(std::memory_order_acquire) != index;)
       spin_pause(spins);
     last_complete.store(index + 1, std::memory_order_release);
-    Log::redo_released(tx);
-    Hourglass::leave(st);
-    Log::attempt_end(tx);
-    return true;
+    return Core::end_commit(tx, false);
   }
 
   static void rollback(TxThread &tx) {

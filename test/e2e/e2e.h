@@ -1,8 +1,8 @@
 /*
  * e2e.h - helpers shared by the end-to-end programs (test/e2e).
  *
- * Each program checks its own results: CHECK prints what differed and counts
- * the failure; e2e_finish() returns the exit status. When built against the
+ * Each program checks its own results with CHECK and CHECK_EQ (e2e_check.h);
+ * e2e_finish() returns the exit status. When built against the
  * test runtime (PTM_E2E_TESTRT defined by test/e2e/CMakeLists.txt) the
  * counters of ptm_testrt.h are available through the E2E_* helpers.
  */
@@ -18,27 +18,7 @@
 #include <ptm_testrt.h>
 #endif
 
-static int e2e_failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-      e2e_failures++;                                                          \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_EQ(a, b)                                                         \
-  do {                                                                         \
-    long long e2e_a_ = (long long)(a), e2e_b_ = (long long)(b);                \
-    if (e2e_a_ != e2e_b_) {                                                    \
-      fprintf(stderr, "%s:%d: CHECK_EQ failed: %s == %s: %lld != %lld\n",      \
-              __FILE__, __LINE__, #a, #b, e2e_a_, e2e_b_);                     \
-      e2e_failures++;                                                          \
-    }                                                                          \
-  } while (0)
+#include "e2e_check.h"
 
 static inline int e2e_finish(const char *name) {
   ptm_stats_t s;

@@ -75,6 +75,38 @@ bool attach(PersistentHeap &h, Region &r) {
   return ok;
 }
 
+// A heap formatted in a fresh region of N bytes and attached to it.
+struct FormattedHeap {
+  Region r;
+  PersistentHeap h;
+  explicit FormattedHeap(
+      size_t n, size_t granularity = PersistentHeap::kDefaultGranularity)
+      : r(n) {
+    PersistentHeap::format(r.base, r.len, granularity);
+    CHECK(attach(h, r));
+  }
+};
+
+// What a crash leaves: a heap attached to a copy of SRC's bytes, after the
+// uncommitted writes of UNDO (if given) are rolled back in the copy, as the
+// pool's recovery would. DELTA moves a pointer into SRC into the copy.
+struct CrashCopy {
+  Region r;
+  ptrdiff_t delta;
+  PersistentHeap h;
+  explicit CrashCopy(const Region &src, const UndoWriter *undo = nullptr)
+      : r(src.len), delta(r.base - src.base) {
+    memcpy(r.base, src.base, src.len);
+    if (undo)
+      for (size_t i = undo->undo.size(); i-- > 0;) {
+        auto *a = reinterpret_cast<uint64_t *>(
+            reinterpret_cast<char *>(undo->undo[i].first) + delta);
+        *a = undo->undo[i].second;
+      }
+    CHECK(attach(h, r));
+  }
+};
+
 bool checked(const PersistentHeap &h) {
   std::string err;
   bool ok = h.check(&err);
@@ -111,10 +143,9 @@ const size_t kSizes[] = {1,    8,    16,   17,    24,    32,     33,
 // ---------------------------------------------------------------------------
 
 void test_basic() {
-  Region r(64 << 20);
-  PersistentHeap::format(r.base, r.len);
-  PersistentHeap h;
-  CHECK(attach(h, r));
+  FormattedHeap heap(64 << 20);
+  Region &r = heap.r;
+  PersistentHeap &h = heap.h;
   CHECK(checked(h));
   HeapStats s0 = h.stats();
   CHECK(s0.chunks_total > 900);
@@ -182,10 +213,8 @@ void test_basic() {
 }
 
 void test_align() {
-  Region r(32 << 20);
-  PersistentHeap::format(r.base, r.len);
-  PersistentHeap h;
-  CHECK(attach(h, r));
+  FormattedHeap heap(32 << 20);
+  PersistentHeap &h = heap.h;
   UndoWriter w;
   std::vector<Block> blocks;
   for (size_t a = 16; a <= 4096; a *= 2)
@@ -218,10 +247,8 @@ void test_align() {
 
 void test_granularity() {
   for (size_t g : {32, 64}) {
-    Region r(16 << 20);
-    PersistentHeap::format(r.base, r.len, g);
-    PersistentHeap h;
-    CHECK(attach(h, r));
+    FormattedHeap heap(16 << 20, g);
+    PersistentHeap &h = heap.h;
     CHECK_EQ(h.granularity(), g);
     UndoWriter w;
     std::vector<void *> ps;
@@ -240,10 +267,8 @@ void test_granularity() {
 }
 
 void test_exhaustion() {
-  Region r(2 << 20);
-  PersistentHeap::format(r.base, r.len);
-  PersistentHeap h;
-  CHECK(attach(h, r));
+  FormattedHeap heap(2 << 20);
+  PersistentHeap &h = heap.h;
   HeapStats s0 = h.stats();
   UndoWriter w;
   auto fill_up = [&](std::vector<void *> &ps) {
@@ -288,19 +313,15 @@ void test_exhaustion() {
   w.commit();
   CHECK(h.allocate(s0.bytes_total + 1, 0, 0, w) == nullptr);
   // A region that holds no chunk.
-  Region tiny(8192);
-  PersistentHeap::format(tiny.base, tiny.len);
-  PersistentHeap t;
-  CHECK(attach(t, tiny));
+  FormattedHeap tiny(8192);
+  PersistentHeap &t = tiny.h;
   CHECK(t.allocate(16, 0, 0, w) == nullptr);
   CHECK(checked(t));
 }
 
 void test_abort() {
-  Region r(16 << 20);
-  PersistentHeap::format(r.base, r.len);
-  PersistentHeap h;
-  CHECK(attach(h, r));
+  FormattedHeap heap(16 << 20);
+  PersistentHeap &h = heap.h;
   UndoWriter w;
   std::vector<Block> kept;
   for (size_t i = 0; i < 300; ++i) {
@@ -350,10 +371,9 @@ void test_abort() {
 }
 
 void test_crash() {
-  Region r(64 << 20);
-  PersistentHeap::format(r.base, r.len);
-  PersistentHeap h;
-  CHECK(attach(h, r));
+  FormattedHeap heap(64 << 20);
+  Region &r = heap.r;
+  PersistentHeap &h = heap.h;
   UndoWriter w;
   std::vector<void *> live;
   for (int i = 0; i < 2000; ++i)
@@ -366,12 +386,9 @@ void test_crash() {
 
   // A clean copy re-attaches with identical stats.
   {
-    Region copy(r.len);
-    memcpy(copy.base, r.base, r.len);
-    PersistentHeap h2;
-    CHECK(attach(h2, copy));
-    CHECK(checked(h2));
-    CHECK(same_stats(h2.stats(), committed));
+    CrashCopy copy(r);
+    CHECK(checked(copy.h));
+    CHECK(same_stats(copy.h.stats(), committed));
   }
   // A crash in the middle of a transaction: the copy has the uncommitted
   // writes in place; recovery undoes them (the pool's undo log).
@@ -380,27 +397,16 @@ void test_crash() {
   for (size_t i = 1; i < live.size(); i += 5)
     h.release(live[i], 3, w);
   {
-    Region copy(r.len);
-    memcpy(copy.base, r.base, r.len);
-    ptrdiff_t delta = copy.base - r.base;
-    for (size_t i = w.undo.size(); i-- > 0;) {
-      auto *a = reinterpret_cast<uint64_t *>(
-          reinterpret_cast<char *>(w.undo[i].first) + delta);
-      *a = w.undo[i].second;
-    }
-    PersistentHeap h2;
-    CHECK(attach(h2, copy));
-    CHECK(checked(h2));
-    CHECK(same_stats(h2.stats(), committed));
+    CrashCopy copy(r, &w);
+    CHECK(checked(copy.h));
+    CHECK(same_stats(copy.h.stats(), committed));
     // Without recovery the copy is still consistent (the transaction's
     // allocations look committed), just different.
   }
   w.commit();
   HeapStats after = h.stats();
-  Region copy(r.len);
-  memcpy(copy.base, r.base, r.len);
-  PersistentHeap h3;
-  CHECK(attach(h3, copy));
+  CrashCopy copy(r);
+  PersistentHeap &h3 = copy.h;
   CHECK(same_stats(h3.stats(), after));
   // The re-attached heap allocates without overlapping the live blocks.
   UndoWriter w3;
@@ -435,10 +441,9 @@ struct BlockingWriter final : HeapWriter {
 };
 
 void test_reuse() {
-  Region r(2 << 20);
-  PersistentHeap::format(r.base, r.len);
-  PersistentHeap h;
-  CHECK(attach(h, r));
+  FormattedHeap heap(2 << 20);
+  Region &r = heap.r;
+  PersistentHeap &h = heap.h;
   h.set_reuse_gate(&kTestGate);
   BlockingWriter w;
   std::vector<void *> ps;
@@ -475,11 +480,9 @@ void test_reuse() {
   // A crash now loses nothing: the frees are committed, the holding back
   // is volatile, so a heap attached to the same bytes reuses both at once.
   {
-    Region copy(r.len);
-    memcpy(copy.base, r.base, r.len);
-    ptrdiff_t delta = copy.base - r.base;
-    PersistentHeap h2;
-    CHECK(attach(h2, copy));
+    CrashCopy copy(r);
+    ptrdiff_t delta = copy.delta;
+    PersistentHeap &h2 = copy.h;
     h2.set_reuse_gate(&kTestGate);
     CHECK(same_stats(h2.stats(), held));
     BlockingWriter w2;
@@ -535,10 +538,9 @@ void test_reuse() {
 }
 
 void test_corrupt() {
-  Region r(8 << 20);
-  PersistentHeap::format(r.base, r.len);
-  PersistentHeap h;
-  CHECK(attach(h, r));
+  FormattedHeap heap(8 << 20);
+  Region &r = heap.r;
+  PersistentHeap &h = heap.h;
   UndoWriter w;
   void *a = h.allocate(48, 0, 0, w);     // class 48: 1365 blocks per chunk
   void *b = h.allocate(200000, 0, 1, w); // large: 4 chunks
@@ -691,10 +693,9 @@ template <class F> void run_tx(LockingWriter &w, F body) {
 // REGION bytes; a small region makes allocations fail at times (the heap is
 // full), which exercises the resync and steal paths under concurrency.
 void stress(size_t region, bool may_fill) {
-  Region r(region);
-  PersistentHeap::format(r.base, r.len);
-  PersistentHeap h;
-  CHECK(attach(h, r));
+  FormattedHeap heap(region);
+  Region &r = heap.r;
+  PersistentHeap &h = heap.h;
   Stripes stripes;
   constexpr int kThreads = 4;
   constexpr int kOps = 60000;
@@ -809,10 +810,8 @@ void test_stress_full() { stress(12 << 20, true); }
 // ---- a small benchmark (reported, never asserted) --------------------------
 
 void test_bench() {
-  Region r(512 << 20);
-  PersistentHeap::format(r.base, r.len);
-  PersistentHeap h;
-  CHECK(attach(h, r));
+  FormattedHeap heap(512 << 20);
+  PersistentHeap &h = heap.h;
   UndoWriter w;
   std::vector<void *> ps(1000000);
   for (size_t n : {16, 64, 256, 1024}) {

@@ -21,9 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pool_test.h"
-#include "runtime/pool/pool_file.h"
-#include "runtime/pool/recovery.h"
+#include "test/pool/mapped_pool.h"
 
 #include <atomic>
 #include <csignal>
@@ -99,18 +97,14 @@ int main(int argc, char **argv) {
 
   // Before recovery: two redo-committed slots; the lower one is B's, whose
   // commit came second.
-  PoolHeader h;
-  CHECK_EQ(read_pool_header(path.c_str(), 0, &h), 0);
-  PoolView view;
-  CHECK_EQ(map_pool(path.c_str(), h, /*writable=*/false, &view.base), 0);
-  view.header = h;
-  std::vector<SlotScan> pend = pending_slots(view);
+  MappedPool pool(path, /*writable=*/false);
+  std::vector<SlotScan> pend = pending_slots(pool.view);
   CHECK_EQ(pend.size(), 2u);
   if (pend.size() == 2) {
     CHECK(pend[0].state == kRedoCommitted && pend[1].state == kRedoCommitted);
     CHECK(pend[0].order > pend[1].order);
   }
-  unmap_pool(view.base, h.pool_size);
+  pool.unmap();
 
   CHECK_EQ(ptm_open(path.c_str(), 0), 0);
   Root *r = static_cast<Root *>(ptm_root(0));

@@ -15,9 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pool_test.h"
-#include "runtime/pool/pool_file.h"
-#include "runtime/pool/recovery.h"
+#include "test/pool/mapped_pool.h"
 
 #include <atomic>
 #include <cstring>
@@ -68,14 +66,11 @@ int main() {
   ptm_close();
 
   // The hand-made crash.
-  PoolHeader h;
-  CHECK_EQ(read_pool_header(path.c_str(), 0, &h), 0);
-  PoolView view;
-  CHECK_EQ(map_pool(path.c_str(), h, /*writable=*/true, &view.base), 0);
-  view.header = h;
+  MappedPool pool(path, /*writable=*/true);
+  PoolView &view = pool.view;
   int reverted = 0;
   uint64_t orders[3] = {0, 0, 0};
-  for (uint32_t i = 0; i < h.slot_count; ++i) {
+  for (uint32_t i = 0; i < view.header.slot_count; ++i) {
     SlotHeader *s = view.slot(i);
     uint64_t gen = status_gen(s->status);
     const LogEntry *e = view.entries(i);
@@ -110,7 +105,7 @@ int main() {
   r->x = 0;
   for (auto &w : r->own)
     w = 0;
-  unmap_pool(view.base, h.pool_size);
+  pool.unmap();
 
   CHECK_EQ(ptm_open(path.c_str(), 0), 0);
   root = static_cast<Root *>(ptm_root(0));

@@ -13,9 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pool_test.h"
-#include "runtime/pool/pool_file.h"
-#include "runtime/pool/recovery.h"
+#include "test/pool/mapped_pool.h"
 
 #include <cstring>
 #include <vector>
@@ -24,9 +22,10 @@ using namespace ptm::pool;
 
 static constexpr int kWords = 16;
 
-struct Fixture {
-  PoolView view;
+struct Fixture : MappedPool {
   uint64_t *words; // the root object
+  Fixture(const std::string &path, uint64_t *root)
+      : MappedPool(path, /*writable=*/true), words(root) {}
 };
 
 static void put(LogEntry &e, uint64_t *addr, uint8_t mask, uint64_t gen,
@@ -100,12 +99,7 @@ int main() {
   CHECK(root != nullptr);
   ptm_close();
 
-  PoolHeader h;
-  CHECK_EQ(read_pool_header(path.c_str(), 0, &h), 0);
-  Fixture f;
-  CHECK_EQ(map_pool(path.c_str(), h, /*writable=*/true, &f.view.base), 0);
-  f.view.header = h;
-  f.words = root;
+  Fixture f(path, root);
 
   // What a scan sees.
   prepare(f);
@@ -146,19 +140,15 @@ int main() {
   prepare(f);
   f.view.entries(7)[1].data ^= 0x100;
   std::vector<uint64_t> before(f.words, f.words + kWords);
-  StderrCapture cap;
-  cap.start();
-  int rc = recover(f.view, path.c_str(), nullptr);
-  std::string err = cap.stop();
-  CHECK_EQ(rc, -EIO);
-  CHECK(err == "ptm: error: " + path +
-                   ": thread slot 7: entry 1 of its committed redo log "
-                   "(generation 9) is damaged; the pool cannot be recovered\n");
+  CHECK(f.refused_recovery(path) ==
+        "ptm: error: " + path +
+            ": thread slot 7: entry 1 of its committed redo log "
+            "(generation 9) is damaged; the pool cannot be recovered\n");
   CHECK(std::vector<uint64_t>(f.words, f.words + kWords) == before);
 
   // ptm_open recovers the hand-made state before anything else.
   prepare(f);
-  unmap_pool(f.view.base, h.pool_size);
+  f.unmap();
   CHECK_EQ(ptm_open(path.c_str(), 0), 0);
   CHECK(ptm_root(0) == root);
   std::vector<uint64_t> want = expected();

@@ -17,9 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pool_test.h"
-#include "runtime/pool/pool_file.h"
-#include "runtime/pool/recovery.h"
+#include "test/pool/mapped_pool.h"
 
 #include <cstring>
 #include <vector>
@@ -29,9 +27,10 @@ using namespace ptm::pool;
 static constexpr uint64_t G = kLogGranularity;
 static constexpr uint64_t kBytes = 8 * G; // the root: 8 chunks
 
-struct Fixture {
-  PoolView view;
+struct Fixture : MappedPool {
   unsigned char *data; // the root object (chunk-aligned)
+  Fixture(const std::string &path, unsigned char *root)
+      : MappedPool(path, /*writable=*/true), data(root) {}
 };
 
 static unsigned char *chunk(Fixture &f, int i) { return f.data + i * G; }
@@ -131,12 +130,7 @@ int main() {
   CHECK_EQ(reinterpret_cast<uintptr_t>(root) % G, 0u);
   ptm_close();
 
-  PoolHeader h;
-  CHECK_EQ(read_pool_header(path.c_str(), 0, &h), 0);
-  Fixture f;
-  CHECK_EQ(map_pool(path.c_str(), h, /*writable=*/true, &f.view.base), 0);
-  f.view.header = h;
-  f.data = root;
+  Fixture f(path, root);
 
   // What a scan sees: slot 4 has 2 valid entries (the pad is not one), the
   // committed slots all theirs.
@@ -167,15 +161,11 @@ int main() {
   prepare(f);
   chunk_bytes(f.view.entries(6)[2])[3] ^= 0x40;
   std::vector<unsigned char> before(f.data, f.data + kBytes);
-  StderrCapture cap;
-  cap.start();
-  int rc = recover(f.view, path.c_str(), nullptr);
-  std::string err = cap.stop();
-  CHECK_EQ(rc, -EIO);
-  CHECK(err == "ptm: error: " + path +
-                   ": thread slot 6: entry 2 of its committed redo log "
-                   "(generation 11) is damaged; the pool cannot be "
-                   "recovered\n");
+  CHECK(f.refused_recovery(path) ==
+        "ptm: error: " + path +
+            ": thread slot 6: entry 2 of its committed redo log "
+            "(generation 11) is damaged; the pool cannot be "
+            "recovered\n");
   CHECK(std::vector<unsigned char>(f.data, f.data + kBytes) == before);
 
   // A chunk entry cut by the committed count is damaged.
@@ -185,7 +175,7 @@ int main() {
 
   // ptm_open recovers it all (count restored).
   prepare(f);
-  unmap_pool(f.view.base, h.pool_size);
+  f.unmap();
   CHECK_EQ(ptm_open(path.c_str(), 0), 0);
   CHECK(ptm_root(0) == root);
   std::vector<unsigned char> want = expected();

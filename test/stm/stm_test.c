@@ -34,17 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-      __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);                      \
-    }                                                                          \
-  } while (0)
+#include "../e2e/e2e_check.h"
 
 static unsigned next_random(unsigned *state) {
   *state = *state * 1103515245u + 12345u;
@@ -823,9 +813,9 @@ int main(int argc, char **argv) {
   }
   if (getenv("STM_TEST_STATS"))
     ptm_stats_print(stderr);
-  if (failures) {
+  if (e2e_failures) {
     fprintf(stderr, "stm_test %s: FAILED (%d checks) [lib %s]\n", mode,
-            failures, ptm_algorithm());
+            e2e_failures, ptm_algorithm());
     return 1;
   }
   printf("stm_test %s: ok [lib %s, %d threads]\n", mode, ptm_algorithm(),
