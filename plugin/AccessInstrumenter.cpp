@@ -264,18 +264,9 @@ void AccessInstrumenter::instrumentCall(CallBase *CB) {
   }
 
   Function *Callee = dyn_cast<Function>(CalleeOp->stripPointerCasts());
-  if (!Callee) {
-    // Indirect call: translated to the clone at run time.
-    TxIRBuilder IRB(CB);
-    Value *Target = IRB.CreateCall(
-        RT.CloneLookup, {CalleeOp, RT.string(describeLocation(*CB))});
-    CB->setCalledOperand(Target);
-    dropCallSiteBodyAttributes(CB);
-    ++NumIndirectCalls;
-    return;
-  }
-  if (Callee->getFunctionType() != CB->getFunctionType()) {
-    // A call through a mismatched prototype (K&R C): treat as indirect.
+  if (!Callee || Callee->getFunctionType() != CB->getFunctionType()) {
+    // Indirect call, or a call through a mismatched prototype (K&R C),
+    // treated as one: translated to the clone at run time.
     TxIRBuilder IRB(CB);
     Value *Target = IRB.CreateCall(
         RT.CloneLookup, {CalleeOp, RT.string(describeLocation(*CB))});

@@ -1,5 +1,6 @@
 /* The baseline's ptm.h API: see baseline_ptm.h. */
 #include "baseline_ptm.h"
+#include "volatile_root.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -25,16 +26,6 @@ void ptm_baseline_end(void) {
   }
 }
 
-void *ptm_root(size_t size) {
-  static void *root;
-  static size_t root_size;
-  if (!root) {
-    root = calloc(1, size);
-    root_size = size;
-  }
-  return size <= root_size ? root : NULL;
-}
-
 void *ptm_malloc(size_t size) { return malloc(size); }
 void *ptm_calloc(size_t nmemb, size_t size) { return calloc(nmemb, size); }
 
@@ -55,3 +46,5 @@ void ptm_stats_print(FILE *out) {
   fprintf(out ? out : stderr, "baseline: %llu commits (one global lock)\n",
           (unsigned long long)atomic_load(&commits));
 }
+
+void *ptm_root(size_t size) { return volatile_root(size); }

@@ -1,5 +1,6 @@
 /* The GCC TM peer's ptm.h API: see gcctm_ptm.h. */
 #include "gcctm_ptm.h"
+#include "volatile_root.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -24,16 +25,6 @@ void *ptm_aligned_alloc(size_t alignment, size_t size) {
   return posix_memalign(&p, alignment, size) == 0 ? p : NULL;
 }
 
-void *ptm_root(size_t size) {
-  static void *root;
-  static size_t root_size;
-  if (!root) {
-    root = calloc(1, size);
-    root_size = size;
-  }
-  return size <= root_size ? root : NULL;
-}
-
 const char *ptm_algorithm(void) { return "gcctm"; }
 
 void ptm_stats(ptm_stats_t *total) {
@@ -48,3 +39,5 @@ void ptm_stats_print(FILE *out) {
   fprintf(out ? out : stderr, "gcctm: %llu commits (libitm)\n",
           (unsigned long long)s.commits);
 }
+
+void *ptm_root(size_t size) { return volatile_root(size); }

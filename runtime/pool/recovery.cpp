@@ -22,6 +22,15 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
   s.gen = status_gen(status);
   const LogEntry *e = view.entries(index);
   uint64_t cap = view.capacity();
+  // Counts the valid entry X (padding records are not entries).
+  auto take = [&](const LogEntry &x) {
+    s.records += entry_records(x);
+    if (entry_kind(x) == kPadEntry)
+      return;
+    if (!view.is_data(x.addr, entry_span(x)))
+      ++s.outside;
+    ++s.entries;
+  };
   switch (s.state) {
   case kIdle:
     break;
@@ -29,16 +38,8 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
     // Entries are appended and fenced one by one: the valid ones are a
     // prefix; the first invalid one (torn, or from an older generation)
     // ends the log.
-    while (s.records < cap &&
-           entry_valid(e[s.records], s.gen, cap - s.records)) {
-      const LogEntry &x = e[s.records];
-      s.records += entry_records(x);
-      if (entry_kind(x) == kPadEntry)
-        continue;
-      if (!view.is_data(x.addr, entry_span(x)))
-        ++s.outside;
-      ++s.entries;
-    }
+    while (s.records < cap && entry_valid(e[s.records], s.gen, cap - s.records))
+      take(e[s.records]);
     break;
   case kRedoCommitted:
     s.order = hdr->commit_order;
@@ -62,12 +63,7 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
                  (unsigned long long)s.gen);
         break;
       }
-      s.records += entry_records(x);
-      if (entry_kind(x) == kPadEntry)
-        continue;
-      if (!view.is_data(x.addr, entry_span(x)))
-        ++s.outside;
-      ++s.entries;
+      take(x);
     }
     break;
   default:

@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "libs/persistent_options.h" // the PTM_OPT_* defaults
 #include "pool_test.h"
 
 #include <cstring>
@@ -41,15 +42,6 @@ static ptm_stats_t delta(const ptm_stats_t &a, const ptm_stats_t &b) {
   return d;
 }
 
-#ifndef PTM_OPT_LAST_ALLOC
-#define PTM_OPT_LAST_ALLOC 1
-#endif
-#ifndef PTM_OPT_FENCE_PIPELINE
-#define PTM_OPT_FENCE_PIPELINE 1
-#endif
-#ifndef PTM_OPT_COARSE_LOG
-#define PTM_OPT_COARSE_LOG 1
-#endif
 #ifndef PTM_EADR
 #define PTM_EADR 0
 #endif
