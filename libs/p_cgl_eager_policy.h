@@ -27,7 +27,7 @@ struct PCglEagerT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
   using Base::apply_frees;
   using Base::flush_allocs;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
-  using Eager = PersistentEagerT<Options::kCoarseLog>;
+  using Eager = PersistentEagerT<Options::kCoarseLog, Options::kSealedLog>;
 
   static inline SpinLock global_lock;
 

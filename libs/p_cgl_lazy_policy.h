@@ -24,7 +24,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   using Base::apply_frees;
   using Base::flush_allocs;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
-  using Lazy = PersistentLazyT<Options::kDeferredFlush>;
+  using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog>;
   static constexpr bool kReadsInPlace = false;
   // Coarse-grained logging: chunk entries (the lock makes memory stable, so
   // a chunk's first write reads it with a plain copy).

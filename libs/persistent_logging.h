@@ -14,7 +14,8 @@
 //   PersistentLazy    commit of the slot redo log: flush the log, sfence,
 //                     status committed with the commit order, sfence, write
 //                     back + clwb, sfence, status idle, sfence
-//                     -> 2W+2 clwb, 4 sfence
+//                     -> 2W+2 clwb, 4 sfence (sealed log of gp_/ip_: the
+//                     first two sfence are one)
 //   PersistentLoggingT<Self, Options>  the logging points of stm_logging.h
 //                     made of these, for the concurrent STM templates, with
 //                     the optimizations OPTIONS switches on
@@ -49,18 +50,31 @@ namespace ptm {
 // COARSE: coarse-grained logging (paper IV-B): a write logs the chunks it
 // touches that this transaction has not logged yet, and fences only then
 // (PersistentUndoLog::log_chunks; C chunks: C*L + W + 2 clwb, C + 3 sfence).
-template <bool Coarse> struct PersistentEagerT {
-  // Listing 1 Begin.Eager: status active, clwb, sfence.
+// SEALED: sealed log, the status goes active with the first entry
+// (PersistentUndoLog::activate_on_first_entry): W+2 sfence.
+template <bool Coarse, bool Sealed = false> struct PersistentEagerT {
+  // Listing 1 Begin.Eager: status active, clwb, sfence (sealed: nothing
+  // persistent yet).
   static void begin(TxThread &tx) {
     tx.undo.clear();
     if constexpr (Coarse)
       PersistentUndoLog::begin_coarse(pool::tls_slot);
-    PersistentUndoLog::begin(pool::tls_slot);
+    if constexpr (Sealed)
+      PersistentUndoLog::reset(pool::tls_slot);
+    else
+      PersistentUndoLog::begin(pool::tls_slot);
+  }
+
+  // Before a write logs: a sealed log's first entry activates the slot.
+  __attribute__((always_inline)) static void before_logging() {
+    if constexpr (Sealed)
+      PersistentUndoLog::activate_on_first_entry(pool::tls_slot);
   }
 
   // Logs the old bytes of [addr, addr + n) and fences if it logged anything.
   __attribute__((always_inline)) static void log_old(const void *addr,
                                                      size_t n) {
+    before_logging();
     if constexpr (Coarse) {
       if (PersistentUndoLog::log_chunks(pool::tls_slot, addr, n))
         persist::sfence();
@@ -101,7 +115,7 @@ template <bool Coarse> struct PersistentEagerT {
   // write the restored words back, sfence, status idle, clwb, sfence.
   static void rollback(TxThread &tx) {
     tx.undo.rollback(tx.stack_lo, tx.stack_mark, &tx.kept);
-    PersistentUndoLog::rollback(pool::tls_slot);
+    PersistentUndoLog::rollback(pool::tls_slot, Sealed);
   }
 };
 
@@ -193,7 +207,10 @@ struct DeferredOrder {
 // attempt's private stack frames are not written back. DEFERRED: deferred
 // flushing, commit() leaves the clwbs of the written lines and the idle
 // status to finish(), which the caller runs after releasing its locks.
-template <bool Deferred> struct PersistentLazyT {
+// DEFERRED: deferred flushing (IV-D); SEALED: the sealed commit (one fence
+// for the entries and the commit record), except for an attempt that
+// allocated pool blocks: their lines must be durable before its record is.
+template <bool Deferred, bool Sealed = false> struct PersistentLazyT {
   struct Pending {
     bool on;
     uint64_t order, summary;
@@ -203,16 +220,18 @@ template <bool Deferred> struct PersistentLazyT {
 
   static void commit(TxThread &tx, uint64_t order) {
     PrivateStack stack = PrivateStack::of(tx);
+    bool sealed = Sealed && !allocated_pool_blocks(tx);
     if constexpr (Deferred) {
       pool::SlotHandle &s = pool::tls_slot;
       if (s.count == 0)
-        return PersistentRedoLog::commit(s, order); // counts the stats
+        return PersistentRedoLog::commit(s, order, sealed); // counts the stats
       uint64_t summary = tls_log_index.summary;
       DeferredOrder::announce(s.index, order, summary);
-      PersistentRedoLog::commit_deferred(s, order, stack.lo, stack.hi);
+      PersistentRedoLog::commit_deferred(s, order, sealed, stack.lo, stack.hi);
       pending = Pending{true, order, summary, stack.lo, stack.hi};
     } else {
-      PersistentRedoLog::commit(pool::tls_slot, order, stack.lo, stack.hi);
+      PersistentRedoLog::commit(pool::tls_slot, order, sealed, stack.lo,
+                                stack.hi);
     }
   }
   // True if a commit is still to be finished.
@@ -243,12 +262,12 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   using Opt = Options;
   static constexpr bool kIrrevocable = false;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
-  using Lazy = PersistentLazyT<Options::kDeferredFlush>;
+  using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog>;
   // IP model: no per-transaction quiescence (ptm_close still waits for every
   // transaction in the pool): Base::kQuiesce.
   static constexpr bool kCoarseLog = Options::kCoarseLog;
   using Redo = SlotRedoLogT<Self, kCoarseLog>;
-  using Eager = PersistentEagerT<kCoarseLog>;
+  using Eager = PersistentEagerT<kCoarseLog, Options::kSealedLog>;
 
   // Coarse-grained logging: a write's log entries cover its whole chunks,
   // so the algorithm locks (or signs) them whole.
@@ -349,6 +368,7 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
     pipeline_drain(fenced);
     if (PrivateStack::of(tx).contains(reinterpret_cast<uintptr_t>(addr)))
       return write_in_place(tx, addr, value);
+    Eager::before_logging();
     if constexpr (kCoarseLog) {
       // Every chunk entry logged before is durable by now (its store was
       // drained behind a fence): a write into a logged chunk stores at once.

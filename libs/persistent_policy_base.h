@@ -82,6 +82,14 @@ struct PersistentPolicyBase : Base {
   }
 };
 
+// True if the attempt allocated pool blocks (flush_allocs flushes them).
+inline bool allocated_pool_blocks(const TxThread &tx) {
+  for (size_t i = 0; i < tx.allocs.size; ++i)
+    if (pool::pool_heap && pool::pool_heap->contains(tx.allocs[i].ptr))
+      return true;
+  return false;
+}
+
 } // namespace ptm
 
 #endif // PTM_LIBS_PERSISTENT_POLICY_BASE_H

@@ -37,6 +37,7 @@ OPTIMIZATIONS = {
     "coarse_log": ("PTM_OPT_COARSE_LOG", "III", [f"ip_{a}" for a in ALGS]),
     "fence_pipeline": ("PTM_OPT_FENCE_PIPELINE", "IV", ["gp_tlrw"]),
     "deferred_flush": ("PTM_OPT_DEFERRED_FLUSH", "V", [f"gp_{a}" for a in LAZY]),
+    "sealed_log": ("PTM_OPT_SEALED_LOG", "(ours)", [f"ip_{a}" for a in ALGS]),
     "no_quiesce": ("PTM_OPT_NO_QUIESCE", "(V, IP model)",
                    ["ip_orec_eager", "ip_orec_lazy", "ip_orec_mixed"]),
 }

@@ -52,6 +52,8 @@ const char *state_name(SlotState s) {
     return "undo-active";
   case kRedoCommitted:
     return "redo-committed";
+  case kRedoSealed:
+    return "redo-sealed";
   }
   return "unknown";
 }
@@ -105,13 +107,15 @@ int cmd_info(const char *path) {
   for (const SlotScan &s : pend) {
     printf("  slot %u: %s, generation %" PRIu64, s.index, state_name(s.state),
            s.gen);
-    if (s.state == kRedoCommitted)
+    if (is_redo_state(s.state))
       printf(", commit order %" PRIu64 ", %" PRIu64 " entries", s.order,
              s.declared);
     else
       printf(", %" PRIu64 " valid entries", s.entries);
     if (s.damaged)
       printf(" -- DAMAGED: %s", s.problem);
+    if (s.torn)
+      printf(" -- %s", s.problem);
     printf("\n");
   }
   int status = 0;

@@ -13,6 +13,8 @@
 //            write back every entry (masked), clwb each word; sfence;
 //            status = idle | gen; clwb; sfence
 //
+// (The sealed log of the gp_/ip_ libraries drops the first sfence and
+// says redo-sealed: see publish.)
 // Per committed transaction with W distinct words: 2W+2 clwb and 4 sfence;
 // a read-only transaction flushes and fences nothing. The slot's status line
 // is written count and order first, status last: stores to one line reach
@@ -201,9 +203,10 @@ struct PersistentRedoLog {
   // Words in [skip_lo, skip_hi) (the attempt's private stack frames, which
   // may now hold the frames doing the commit) are logged but not written
   // back; recovery ignores them (they are outside the pool).
-  static void commit(pool::SlotHandle &s, uint64_t order, uintptr_t skip_lo = 0,
-                     uintptr_t skip_hi = 0) {
-    if (!publish(s, order))
+  // SEALED: the sealed commit (publish).
+  static void commit(pool::SlotHandle &s, uint64_t order, bool sealed,
+                     uintptr_t skip_lo = 0, uintptr_t skip_hi = 0) {
+    if (!publish(s, order, sealed))
       return;
     write_back(s, skip_lo, skip_hi, /*flush=*/true);
     persist::sfence();
@@ -213,9 +216,9 @@ struct PersistentRedoLog {
   // Deferred flushing (paper IV-D), under the locks: as commit up to the
   // write-back, which issues no clwb. False: nothing was logged (nothing to
   // finish). The caller releases its locks, then calls finish_deferred.
-  static bool commit_deferred(pool::SlotHandle &s, uint64_t order,
+  static bool commit_deferred(pool::SlotHandle &s, uint64_t order, bool sealed,
                               uintptr_t skip_lo, uintptr_t skip_hi) {
-    if (!publish(s, order))
+    if (!publish(s, order, sealed))
       return false;
     write_back(s, skip_lo, skip_hi, /*flush=*/false);
     return true;
@@ -241,8 +244,13 @@ struct PersistentRedoLog {
 
 private:
   // Flush the entries, sfence, count + order + status committed, clwb,
-  // sfence. False (and nothing done) when the log is empty.
-  static bool publish(pool::SlotHandle &s, uint64_t order) {
+  // sfence. False (and nothing done) when the log is empty. SEALED: no
+  // sfence between the entries and the status, which says redo-sealed:
+  // recovery replays the log only if every entry it declares is valid (each
+  // entry's check covers its generation and bytes), so a crash inside the
+  // one fence leaves either the whole log or a torn one that recovery
+  // discards; nothing is written in place before the fence.
+  static bool publish(pool::SlotHandle &s, uint64_t order, bool sealed) {
     uint64_t w = s.count;
     stat_add(this_thread().stats->log_entries, s.logged);
     if (w == 0)
@@ -263,12 +271,15 @@ private:
       }
       ++i;
     }
-    persist::sfence();
+    if (!sealed)
+      persist::sfence();
     s.hdr->redo_count = w;
     s.hdr->commit_order = order;
-    __atomic_store_n(&s.hdr->status,
-                     pool::slot_status(pool::kRedoCommitted, s.gen),
-                     __ATOMIC_RELEASE);
+    __atomic_store_n(
+        &s.hdr->status,
+        pool::slot_status(sealed ? pool::kRedoSealed : pool::kRedoCommitted,
+                          s.gen),
+        __ATOMIC_RELEASE);
     persist::clwb(s.hdr);
     persist::sfence();
     return true;

@@ -12,6 +12,8 @@
 //             word; sfence; status = idle; clwb; sfence
 //
 // Per committed transaction with W single-word writes: 2W+2 clwb, W+3 sfence.
+// Sealed log (gp_/ip_, activate_on_first_entry): the status goes active with
+// the first entry, behind its fence: 2W+2 clwb, W+2 sfence; read-only 0, 0.
 //
 // Coarse-grained logging (paper IV-B), log_chunks(): a write into the chunk
 // space (slot_log_index.h) logs each G-byte chunk it touches once per
@@ -103,15 +105,30 @@ inline pool::LogEntry &new_chunk_entry(pool::SlotHandle &s, uintptr_t c) {
 struct PersistentUndoLog {
   static constexpr uintptr_t kChunk = pool::kLogGranularity;
 
+  // Listing 1 Begin.Eager: a new generation, status undo-active, clwb,
+  // sfence.
   static void begin(pool::SlotHandle &s) {
+    reset(s);
+    activate(s);
+    persist::sfence();
+  }
+
+  // A new generation with nothing logged and the status left as it is.
+  static void reset(pool::SlotHandle &s) {
     ++s.gen;
     s.count = 0;
     s.logged = 0;
-    __atomic_store_n(&s.hdr->status,
-                     pool::slot_status(pool::kUndoActive, s.gen),
-                     __ATOMIC_RELEASE);
-    persist::clwb(&s.hdr->status);
-    persist::sfence();
+  }
+
+  // Sealed log (gp_/ip_): the status goes undo-active with the first entry,
+  // flushed with it behind the fence that precedes the first store (the
+  // entries validate themselves; a crash inside that fence stored nothing
+  // in place). A transaction that writes nothing touches the slot not at
+  // all. Call before logging.
+  __attribute__((always_inline)) static void
+  activate_on_first_entry(pool::SlotHandle &s) {
+    if (__builtin_expect(s.count == 0, 0))
+      activate(s);
   }
 
   // Logs the current bytes of [addr, addr + n) and writes the entries back;
@@ -180,8 +197,12 @@ struct PersistentUndoLog {
     mark_idle(s);
   }
 
-  static void rollback(pool::SlotHandle &s) {
+  // SEALED: the status went active with the first entry (nothing logged:
+  // nothing to do).
+  static void rollback(pool::SlotHandle &s, bool sealed) {
     stat_add(this_thread().stats->log_entries, s.logged);
+    if (sealed && s.count == 0)
+      return;
     for (uint64_t i = 0; i < s.count; i += pool::entry_records(s.entries[i]))
       if (pool::entry_kind(s.entries[i]) != pool::kPadEntry)
         persist::clwb(reinterpret_cast<const void *>(s.entries[i].addr));
@@ -191,6 +212,13 @@ struct PersistentUndoLog {
   }
 
 private:
+  static void activate(pool::SlotHandle &s) {
+    __atomic_store_n(&s.hdr->status,
+                     pool::slot_status(pool::kUndoActive, s.gen),
+                     __ATOMIC_RELEASE);
+    persist::clwb(&s.hdr->status);
+  }
+
   static void mark_idle(pool::SlotHandle &s) {
     __atomic_store_n(&s.hdr->status, pool::slot_status(pool::kIdle, s.gen),
                      __ATOMIC_RELEASE);

@@ -78,7 +78,18 @@ enum SlotState : uint8_t {
   kIdle = 0,          // no transaction needs recovery
   kUndoActive = 1,    // eager transaction running: undo on recovery
   kRedoCommitted = 2, // lazy transaction committed: replay on recovery
+  // Lazy transaction committed by a sealed commit (docs/algorithms.md): its
+  // entries and this status were flushed behind one fence, so the status may
+  // be durable while an entry is not. Every declared entry valid: replay, as
+  // kRedoCommitted. An entry invalid: the commit's fence never completed, the
+  // transaction was not acknowledged and wrote nothing in place: discard.
+  kRedoSealed = 3,
 };
+
+// A committed redo log: replayed in commit order at recovery.
+constexpr bool is_redo_state(SlotState s) {
+  return s == kRedoCommitted || s == kRedoSealed;
+}
 
 struct alignas(64) SlotHeader {
   uint64_t status;       // state | generation << 8

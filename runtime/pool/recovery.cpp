@@ -42,6 +42,7 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
       take(e[s.records]);
     break;
   case kRedoCommitted:
+  case kRedoSealed:
     s.order = hdr->commit_order;
     s.declared = hdr->redo_count;
     if (s.declared > cap) {
@@ -55,6 +56,15 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
     while (s.records < s.declared) {
       const LogEntry &x = e[s.records];
       if (!entry_valid(x, s.gen, s.declared - s.records)) {
+        if (s.state == kRedoSealed) {
+          s.torn = true;
+          snprintf(s.problem, sizeof s.problem,
+                   "thread slot %u: sealed commit torn at entry %llu "
+                   "(generation %llu): never acknowledged, discarded",
+                   index, (unsigned long long)s.records,
+                   (unsigned long long)s.gen);
+          break;
+        }
         s.damaged = true;
         snprintf(s.problem, sizeof s.problem,
                  "thread slot %u: entry %llu of its committed redo log "
@@ -149,10 +159,17 @@ int recover(const PoolView &view, const char *path, RecoveryStats *stats,
     ++st.undone;
   }
 
+  // Torn sealed commits: nothing of theirs reached memory; forget them.
+  for (const SlotScan &s : pending)
+    if (s.torn) {
+      mark_idle(view.slot(s.index), s.gen);
+      ++st.discarded;
+    }
+
   // Committed lazy transactions: write back, oldest commit first.
   std::vector<SlotScan> redo;
   for (const SlotScan &s : pending)
-    if (s.state == kRedoCommitted)
+    if (is_redo_state(s.state) && !s.torn)
       redo.push_back(s);
   std::sort(redo.begin(), redo.end(), [](const SlotScan &a, const SlotScan &b) {
     return a.order < b.order;

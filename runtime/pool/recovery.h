@@ -38,6 +38,8 @@ struct SlotScan {
   uint64_t outside = 0;  // valid entries outside the pool's data (skipped)
   bool damaged = false;  // unrecoverable: a committed entry is invalid, or an
                          // unknown state
+  bool torn = false;     // a sealed commit whose fence never completed: an
+                         // entry is invalid (PROBLEM says which); discarded
   char problem[160] = "";
 };
 
@@ -62,9 +64,10 @@ inline uint64_t entry_span(const LogEntry &e) {
 std::vector<SlotScan> pending_slots(const PoolView &view);
 
 struct RecoveryStats {
-  uint64_t undone = 0;   // undo-active slots rolled back
-  uint64_t replayed = 0; // redo-committed slots written back
-  uint64_t entries = 0;  // entries applied
+  uint64_t undone = 0;    // undo-active slots rolled back
+  uint64_t replayed = 0;  // redo-committed slots written back
+  uint64_t discarded = 0; // torn sealed commits dropped (never acknowledged)
+  uint64_t entries = 0;   // entries applied
 };
 
 // Recovers every slot. MAX_ENTRIES (tests: a crash in the middle of

@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
   std::vector<SlotScan> pend = pending_slots(pool.view);
   CHECK_EQ(pend.size(), 2u);
   if (pend.size() == 2) {
-    CHECK(pend[0].state == kRedoCommitted && pend[1].state == kRedoCommitted);
+    CHECK(is_redo_state(pend[0].state) && is_redo_state(pend[1].state));
     CHECK(pend[0].order > pend[1].order);
   }
   pool.unmap();

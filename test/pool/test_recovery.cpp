@@ -5,6 +5,9 @@
 //           holds new ones), a torn 5th entry, an older generation's entry
 //   slot 7  redo-committed, commit order 2: word 10 = 2, low half of word 12
 //   slot 2  redo-committed, commit order 1: word 10 = 1, word 11 = 11
+//   slot 5  redo-sealed, commit order 3, whole: word 11 = 33, word 13 = 13
+//   slot 6  redo-sealed, commit order 4, torn (an entry of an older
+//           generation): discarded
 // Recovery must restore words 0..3, leave word 4 (torn entry), replay in
 // commit order (word 10 = 2), apply byte masks, mark every slot idle; it is
 // idempotent: cut after k entries (a crash during recovery) and run again,
@@ -66,6 +69,23 @@ static void prepare(Fixture &f) {
   s2->redo_count = 2;
   s2->commit_order = 1;
   s2->status = slot_status(kRedoCommitted, 1);
+  // slot 5: redo-sealed, generation 6, order 3, complete: replayed last.
+  SlotHeader *s5 = f.view.slot(5);
+  LogEntry *e5 = f.view.entries(5);
+  put(e5[0], &w[11], 0xff, 6, 33);
+  put(e5[1], &w[13], 0xff, 6, 13);
+  s5->redo_count = 2;
+  s5->commit_order = 3;
+  s5->status = slot_status(kRedoSealed, 6);
+  // slot 6: redo-sealed, generation 8, order 4, torn (its second entry is
+  // the previous transaction's): discarded, words 14 and 15 untouched.
+  SlotHeader *s6 = f.view.slot(6);
+  LogEntry *e6 = f.view.entries(6);
+  put(e6[0], &w[14], 0xff, 8, 44);
+  put(e6[1], &w[15], 0xff, 7, 55);
+  s6->redo_count = 2;
+  s6->commit_order = 4;
+  s6->status = slot_status(kRedoSealed, 8);
 }
 
 static std::vector<uint64_t> expected() {
@@ -75,7 +95,8 @@ static std::vector<uint64_t> expected() {
   for (int i = 0; i < 4; ++i)
     v[i] = 100 + i;
   v[10] = 2;
-  v[11] = 11;
+  v[11] = 33;
+  v[13] = 13;
   v[12] = (uint64_t(912) & ~0xffffffffull) | 0xaaaaaaaaull;
   return v;
 }
@@ -104,26 +125,33 @@ int main() {
   // What a scan sees.
   prepare(f);
   std::vector<SlotScan> pend = pending_slots(f.view);
-  CHECK_EQ(pend.size(), 3u);
+  CHECK_EQ(pend.size(), 5u);
   SlotScan s3 = scan_slot(f.view, 3);
   CHECK_EQ(s3.state, kUndoActive);
   CHECK_EQ(s3.entries, 4u); // the torn entry ends the log
   CHECK(!s3.damaged);
+  SlotScan s5 = scan_slot(f.view, 5), s6 = scan_slot(f.view, 6);
+  CHECK(!s5.torn && !s5.damaged);
+  CHECK_EQ(s5.entries, 2u);
+  CHECK(s6.torn && !s6.damaged);
+  CHECK(strstr(s6.problem, "sealed commit torn at entry 1") != nullptr);
 
   // One full recovery, then a second one (nothing left to do).
   RecoveryStats st;
   CHECK_EQ(recover(f.view, path.c_str(), &st), 0);
   CHECK_EQ(st.undone, 1u);
-  CHECK_EQ(st.replayed, 2u);
-  CHECK_EQ(st.entries, 8u);
+  CHECK_EQ(st.replayed, 3u);
+  CHECK_EQ(st.discarded, 1u);
+  CHECK_EQ(st.entries, 10u);
   check_recovered(f, "full");
   RecoveryStats again;
   CHECK_EQ(recover(f.view, path.c_str(), &again), 0);
   CHECK_EQ(again.entries, 0u);
+  CHECK_EQ(again.discarded, 0u);
   check_recovered(f, "twice");
 
   // A crash after k applied entries, then recovery again: same result.
-  for (uint64_t k = 0; k <= 8; ++k) {
+  for (uint64_t k = 0; k <= 10; ++k) {
     prepare(f);
     CHECK_EQ(recover(f.view, path.c_str(), nullptr, k), 0);
     CHECK_EQ(recover(f.view, path.c_str(), nullptr), 0);
