@@ -56,19 +56,15 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
     while (s.records < s.declared) {
       const LogEntry &x = e[s.records];
       if (!entry_valid(x, s.gen, s.declared - s.records)) {
-        if (s.state == kRedoSealed) {
-          s.torn = true;
-          snprintf(s.problem, sizeof s.problem,
-                   "thread slot %u: sealed commit torn at entry %llu "
-                   "(generation %llu): never acknowledged, discarded",
-                   index, (unsigned long long)s.records,
-                   (unsigned long long)s.gen);
-          break;
-        }
-        s.damaged = true;
+        // Sealed: the commit's one fence never completed. Committed: the
+        // entries were fenced before the status, so this is damage.
+        bool sealed = s.state == kRedoSealed;
+        (sealed ? s.torn : s.damaged) = true;
         snprintf(s.problem, sizeof s.problem,
-                 "thread slot %u: entry %llu of its committed redo log "
-                 "(generation %llu) is damaged",
+                 sealed ? "thread slot %u: sealed commit torn at entry %llu "
+                          "(generation %llu): never acknowledged, discarded"
+                        : "thread slot %u: entry %llu of its committed redo "
+                          "log (generation %llu) is damaged",
                  index, (unsigned long long)s.records,
                  (unsigned long long)s.gen);
         break;

@@ -39,6 +39,16 @@ static void put(LogEntry &e, uint64_t *addr, uint8_t mask, uint64_t gen,
   e.check = entry_check(e.addr, e.meta, e.data);
 }
 
+// Marks SLOT as a committed redo log in STATE (redo-committed or
+// redo-sealed) of generation GEN, with commit ORDER and COUNT entries.
+static void redo_slot(Fixture &f, uint32_t slot, SlotState state, uint64_t gen,
+                      uint64_t order, uint64_t count) {
+  SlotHeader *h = f.view.slot(slot);
+  h->redo_count = count;
+  h->commit_order = order;
+  h->status = slot_status(state, gen);
+}
+
 // Writes the synthetic crash state into the mapped pool.
 static void prepare(Fixture &f) {
   uint64_t *w = f.words;
@@ -54,38 +64,26 @@ static void prepare(Fixture &f) {
   e3[4].data ^= 1;                 // torn: the check no longer matches
   put(e3[5], &w[5], 0xff, 4, 105); // an older transaction's entry
   // slot 7: redo-committed, generation 9, order 2.
-  SlotHeader *s7 = f.view.slot(7);
   LogEntry *e7 = f.view.entries(7);
   put(e7[0], &w[10], 0xff, 9, 2);
   put(e7[1], &w[12], 0x0f, 9, 0xaaaaaaaaaaaaaaaaull);
-  s7->redo_count = 2;
-  s7->commit_order = 2;
-  s7->status = slot_status(kRedoCommitted, 9);
+  redo_slot(f, 7, kRedoCommitted, 9, 2, 2);
   // slot 2: redo-committed, generation 1, order 1.
-  SlotHeader *s2 = f.view.slot(2);
   LogEntry *e2 = f.view.entries(2);
   put(e2[0], &w[10], 0xff, 1, 1);
   put(e2[1], &w[11], 0xff, 1, 11);
-  s2->redo_count = 2;
-  s2->commit_order = 1;
-  s2->status = slot_status(kRedoCommitted, 1);
+  redo_slot(f, 2, kRedoCommitted, 1, 1, 2);
   // slot 5: redo-sealed, generation 6, order 3, complete: replayed last.
-  SlotHeader *s5 = f.view.slot(5);
   LogEntry *e5 = f.view.entries(5);
   put(e5[0], &w[11], 0xff, 6, 33);
   put(e5[1], &w[13], 0xff, 6, 13);
-  s5->redo_count = 2;
-  s5->commit_order = 3;
-  s5->status = slot_status(kRedoSealed, 6);
+  redo_slot(f, 5, kRedoSealed, 6, 3, 2);
   // slot 6: redo-sealed, generation 8, order 4, torn (its second entry is
   // the previous transaction's): discarded, words 14 and 15 untouched.
-  SlotHeader *s6 = f.view.slot(6);
   LogEntry *e6 = f.view.entries(6);
   put(e6[0], &w[14], 0xff, 8, 44);
   put(e6[1], &w[15], 0xff, 7, 55);
-  s6->redo_count = 2;
-  s6->commit_order = 4;
-  s6->status = slot_status(kRedoSealed, 8);
+  redo_slot(f, 6, kRedoSealed, 8, 4, 2);
 }
 
 static std::vector<uint64_t> expected() {
