@@ -20,6 +20,7 @@
 
 #include "libs/redo_core.h"
 #include "libs/stm_logging.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/persist/slot_log_index.h"
 #include "runtime/pool/pool_format.h"
 #include "runtime/stm/read_set.h"
@@ -69,8 +70,10 @@ struct NorecT : RedoCore<Self, Logging> {
     snapshot = even_seq();
   }
   static bool still_valid(TxThread &tx) { return validate(tx) != kInvalid; }
-  __attribute__((always_inline)) static void before_write(TxThread &, uintptr_t,
-                                                          size_t) {}
+  PTM_INLINE static void before_write(TxThread &, uintptr_t, size_t) {}
+  PTM_INLINE static bool try_before_write(TxThread &, uintptr_t, size_t) {
+    return true;
+  }
   __attribute__((always_inline)) static bool may_have_written(uintptr_t,
                                                               size_t) {
     return true;
@@ -111,8 +114,28 @@ struct NorecT : RedoCore<Self, Logging> {
     }
     read_exact(tx, dst, a, n);
   }
-  static __attribute__((noinline)) void read_chunks(TxThread &tx, void *dst,
-                                                    uintptr_t a, size_t n) {
+  // The inline fast path of read_memory for a T at A within one granule:
+  // nothing committed since the snapshot and room in the value log.
+  // Coarse-grained logging: a read in the chunk space reads and logs its
+  // whole chunk, out of line (G bytes of value log per read, the cost the
+  // paper reports).
+  template <class T>
+  PTM_INLINE static bool try_read_memory(TxThread &tx, T &dst, uintptr_t a) {
+    if constexpr (Log::kCoarseLog) {
+      constexpr uintptr_t g = pool::kLogGranularity;
+      if (__builtin_expect(in_chunk_space(a & ~(g - 1), g), 1)) {
+        read_chunks(tx, &dst, a, sizeof(T));
+        return true;
+      }
+    }
+    racy_copy(&dst, reinterpret_cast<const void *>(a), sizeof(T));
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return __builtin_expect(seq.load(std::memory_order_relaxed) == snapshot,
+                            1) &&
+           values.try_add(a, dst);
+  }
+  static PTM_OUTLINE void read_chunks(TxThread &tx, void *dst, uintptr_t a,
+                                      size_t n) {
     constexpr uintptr_t g = pool::kLogGranularity;
     auto *out = static_cast<unsigned char *>(dst);
     for (uintptr_t p = a; p < a + n;) {

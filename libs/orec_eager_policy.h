@@ -19,6 +19,7 @@
 #define PTM_LIBS_OREC_EAGER_POLICY_H
 
 #include "libs/stm_logging.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/stm/orec_table.h"
 #include "runtime/stm/quiescence.h"
 
@@ -29,7 +30,8 @@ struct OrecEagerT : Logging<Self> {
   using Log = Logging<Self>;
   using Log::serial;
   using Log::serial_read;
-  static inline thread_local OrecTx ot;
+  static constexpr uintptr_t G = Log::kConflictGranule; // one orec's block
+  static inline thread_local OrecTx<G> ot;
 
   static void free_thread() { ot.free_buffers(); }
 
@@ -90,35 +92,51 @@ struct OrecEagerT : Logging<Self> {
     if (serial())
       return (void)memcpy(priv, tm, n);
     auto *d = static_cast<unsigned char *>(priv);
-    for_each_granule(reinterpret_cast<uintptr_t>(tm), n,
-                     [&](uintptr_t a, size_t k, size_t at) {
-                       ot.read_piece<Self>(tx, d + at, a, k);
-                     });
+    for_each_block<G>(reinterpret_cast<uintptr_t>(tm), n,
+                      [&](uintptr_t a, size_t k, size_t at) {
+                        ot.template read_piece<Self>(tx, d + at, a, k);
+                      });
   }
 
-  template <class T>
-  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+  // Fast path: one granule, its orec readable (or ours: memory holds our
+  // writes). Anything else (serial mode, a lock, a newer version, a full
+  // read set, an unaligned access) is the slow path's.
+  template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
+    T value;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
+                             ot.template try_read<true>(value, a),
+                         1))
+      return value;
+    return read_slow(tx, addr);
+  }
+  template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     if (serial())
       return serial_read(addr);
     T value;
-    auto a = reinterpret_cast<uintptr_t>(addr);
-    if (__builtin_expect((a & (kGranule - 1)) + sizeof(T) <= kGranule, 1))
-      ot.read_piece<Self>(tx, &value, a, sizeof(T));
-    else
-      read_bytes(tx, &value, addr, sizeof(T));
+    read_bytes(tx, &value, addr, sizeof(T));
     return value;
   }
 
+  // The orecs of every block of the write's conflict span.
   static void lock_all(TxThread &tx, uintptr_t a, size_t n) {
     AccessSpan sp = Log::conflict_span(a, n);
-    for_each_granule(sp.lo, sp.n, [&](uintptr_t g, size_t, size_t) {
-      ot.lock_or_abort<Self>(tx, g);
-    });
+    for (uintptr_t b = sp.lo & ~(G - 1); b < sp.lo + sp.n; b += G)
+      ot.template lock_or_abort<Self>(tx, b);
   }
 
+  // Fast path: one granule (its conflict span is one block: its word, or
+  // with coarse-grained logging its chunk) whose orec is ours or free.
   template <class T>
-  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
-                                                   T value) {
+  PTM_INLINE static void write(TxThread &tx, T *addr, T value) {
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(
+            !serial() && in_one_granule(a, sizeof(T)) && ot.try_lock(a), 1))
+      return Log::write_in_place(tx, addr, value);
+    write_slow(tx, addr, value);
+  }
+  template <class T>
+  PTM_SLOW static void write_slow(TxThread &tx, T *addr, T value) {
     if (serial())
       return Log::serial_write(tx, addr, value);
     lock_all(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));

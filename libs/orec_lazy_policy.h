@@ -19,6 +19,7 @@
 
 #include "libs/orec_redo_core.h"
 #include "libs/stm_logging.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/stm/orec_table.h"
 
 namespace ptm {
@@ -27,6 +28,7 @@ template <class Self, template <class> class Logging>
 struct OrecLazyT : OrecRedoCore<Self, Logging> {
   using Core = OrecRedoCore<Self, Logging>;
   using Log = typename Core::Log;
+  using Core::G;
   using Core::ot;
   using Core::redo;
   using Core::serial;
@@ -39,11 +41,11 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
     for (size_t i = 0; i < redo.size(); ++i) {
       // (coarse-grained logging: an entry is a chunk, locked whole)
       AccessSpan sp = Log::conflict_span(redo.granule(i), 1);
-      for (uintptr_t g = sp.lo; g < sp.lo + sp.n; g += kGranule) {
-        OrecTx::LockResult r = ot.lock(g);
-        if (r == OrecTx::LockResult::Busy)
+      for (uintptr_t b = sp.lo & ~(G - 1); b < sp.lo + sp.n; b += G) {
+        auto r = ot.lock(b);
+        if (r == OrecTx<G>::LockResult::Busy)
           tx_conflict<Self>(tx, AbortCause::WriteConflict);
-        if (r == OrecTx::LockResult::Stale)
+        if (r == OrecTx<G>::LockResult::Stale)
           return false;
       }
     }
@@ -63,34 +65,47 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
     if (serial())
       return (void)memcpy(priv, tm, n);
     auto *d = static_cast<unsigned char *>(priv);
-    for_each_granule(reinterpret_cast<uintptr_t>(tm), n,
-                     [&](uintptr_t a, size_t k, size_t at) {
-                       bool logged = redo.may_contain(granule_of(a));
-                       if (logged && redo.overlay(d + at, a, k))
-                         return; // every byte written by this transaction
-                       ot.template read_piece<Self>(tx, d + at, a, k);
-                       if (logged)
-                         redo.overlay(d + at, a, k);
-                     });
+    for_each_block<G>(reinterpret_cast<uintptr_t>(tm), n,
+                      [&](uintptr_t a, size_t k, size_t at) {
+                        bool logged = redo.may_overlap(a, k);
+                        if (logged && redo.overlay(d + at, a, k))
+                          return; // every byte written by this transaction
+                        ot.template read_piece<Self>(tx, d + at, a, k);
+                        if (logged)
+                          redo.overlay(d + at, a, k);
+                      });
   }
 
-  template <class T>
-  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+  // Fast path: one granule that this transaction has not written (the redo
+  // log is not searched while it is empty, and a miss in its summary is
+  // enough otherwise), its orec readable. Anything else is the slow path's.
+  template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
+    T value;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
+                             !redo.may_contain(granule_of(a)) &&
+                             ot.template try_read<false>(value, a),
+                         1))
+      return value;
+    return read_slow(tx, addr);
+  }
+  // (read-after-write: the log alone when it has every byte)
+  template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     if (serial())
       return serial_read(addr);
     T value;
     auto a = reinterpret_cast<uintptr_t>(addr);
-    if (__builtin_expect((a & (kGranule - 1)) + sizeof(T) <= kGranule &&
-                             !redo.may_contain(granule_of(a)),
-                         1))
-      ot.template read_piece<Self>(tx, &value, a, sizeof(T));
-    else
-      read_bytes(tx, &value, addr, sizeof(T));
+    if (in_one_granule(a, sizeof(T)) && redo.try_get(a, value))
+      return value;
+    read_bytes(tx, &value, addr, sizeof(T));
     return value;
   }
 
-  __attribute__((always_inline)) static void before_write(TxThread &, uintptr_t,
-                                                          size_t) {}
+  // Writes lock nothing before commit.
+  PTM_INLINE static void before_write(TxThread &, uintptr_t, size_t) {}
+  PTM_INLINE static bool try_before_write(TxThread &, uintptr_t, size_t) {
+    return true;
+  }
 };
 
 struct OrecLazyPolicy : OrecLazyT<OrecLazyPolicy, StmLogging> {};

@@ -18,6 +18,7 @@
 
 #include "libs/orec_redo_core.h"
 #include "libs/stm_logging.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/stm/orec_table.h"
 
 namespace ptm {
@@ -26,6 +27,7 @@ template <class Self, template <class> class Logging>
 struct OrecMixedT : OrecRedoCore<Self, Logging> {
   using Core = OrecRedoCore<Self, Logging>;
   using Log = typename Core::Log;
+  using Core::G;
   using Core::ot;
   using Core::redo;
   using Core::serial;
@@ -61,34 +63,41 @@ struct OrecMixedT : OrecRedoCore<Self, Logging> {
     if (serial())
       return (void)memcpy(priv, tm, n);
     auto *d = static_cast<unsigned char *>(priv);
-    for_each_granule(reinterpret_cast<uintptr_t>(tm), n,
-                     [&](uintptr_t a, size_t k, size_t at) {
-                       if (ot.template read_piece<Self>(tx, d + at, a, k))
-                         redo.overlay(d + at, a, k);
-                     });
+    for_each_block<G>(reinterpret_cast<uintptr_t>(tm), n,
+                      [&](uintptr_t a, size_t k, size_t at) {
+                        if (ot.template read_piece<Self>(tx, d + at, a, k))
+                          redo.overlay(d + at, a, k);
+                      });
   }
 
-  template <class T>
-  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+  // Fast path: one granule, its orec readable and not ours (under our lock
+  // the redo log may hold the bytes: the slow path overlays it).
+  template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
+    T value;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
+                             ot.template try_read<false>(value, a),
+                         1))
+      return value;
+    return read_slow(tx, addr);
+  }
+  template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     if (serial())
       return serial_read(addr);
     T value;
-    auto a = reinterpret_cast<uintptr_t>(addr);
-    if (__builtin_expect((a & (kGranule - 1)) + sizeof(T) <= kGranule, 1)) {
-      if (ot.template read_piece<Self>(tx, &value, a, sizeof(T)))
-        redo.overlay(&value, a, sizeof(T));
-    } else {
-      read_bytes(tx, &value, addr, sizeof(T));
-    }
+    read_bytes(tx, &value, addr, sizeof(T));
     return value;
   }
 
-  // Writes lock their orecs at once (the redo log keeps the values).
+  // Writes lock their orecs at once (the redo log keeps the values): every
+  // block of the conflict span; one granule's span is one block.
   static void before_write(TxThread &tx, uintptr_t a, size_t n) {
     AccessSpan sp = Log::conflict_span(a, n);
-    for_each_granule(sp.lo, sp.n, [&](uintptr_t g, size_t, size_t) {
-      ot.template lock_or_abort<Self>(tx, g);
-    });
+    for (uintptr_t b = sp.lo & ~(G - 1); b < sp.lo + sp.n; b += G)
+      ot.template lock_or_abort<Self>(tx, b);
+  }
+  PTM_INLINE static bool try_before_write(TxThread &, uintptr_t a, size_t) {
+    return ot.try_lock(a);
   }
 };
 

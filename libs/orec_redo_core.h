@@ -19,7 +19,9 @@ template <class Self, template <class> class Logging>
 struct OrecRedoCore : RedoCore<Self, Logging> {
   using Redo = RedoCore<Self, Logging>;
   using Log = typename Redo::Log;
-  static inline thread_local OrecTx ot;
+  // One orec per block of the log granularity (Logging::kConflictGranule).
+  static constexpr uintptr_t G = Log::kConflictGranule;
+  static inline thread_local OrecTx<G> ot;
 
   static void free_thread() {
     ot.free_buffers();

@@ -15,6 +15,8 @@
 #include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
 #include "libs/spin_lock.h"
+#include "runtime/base/hot_cold.h"
+#include "runtime/stm/stm_access.h"
 
 namespace ptm {
 
@@ -55,21 +57,49 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     pool::leave_tx(pool::tls_slot);
   }
 
-  template <class T>
-  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+  // Fast path: an aligned access that the log's summary says it has no
+  // entry for (nothing is looked up while the log is empty): a plain load.
+  template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(in_one_granule(a, sizeof(T)) &&
+                             !PersistentRedoLog::may_contain_word<kCoarse>(
+                                 pool::tls_slot, a),
+                         1)) {
+      T value;
+      memcpy(&value, addr, sizeof value);
+      return value;
+    }
+    return read_slow(tx, addr);
+  }
+  // (read-after-write: the log alone when it has every byte)
+  template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     T value;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (in_one_granule(a, sizeof(T)) &&
+        PersistentRedoLog::try_read<kCoarse>(pool::tls_slot, a, value))
+      return value;
     read_bytes(tx, &value, addr, sizeof value);
     return value;
   }
 
+  // Fast path: an aligned write into an entry that exists (the first write
+  // of a word or chunk makes it, out of line).
   template <class T>
-  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
-                                                   T value) {
+  PTM_INLINE static void write(TxThread &tx, T *addr, T value) {
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(
+            in_one_granule(a, sizeof(T)) &&
+                PersistentRedoLog::try_write<kCoarse>(pool::tls_slot, a, value),
+            1))
+      return;
+    write_slow(tx, addr, value);
+  }
+  template <class T>
+  PTM_OUTLINE static void write_slow(TxThread &tx, T *addr, T value) {
     write_bytes(tx, addr, &value, sizeof value);
   }
 
-  __attribute__((always_inline)) static void
-  read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
+  static void read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
     pool::SlotHandle &s = pool::tls_slot;
     if constexpr (kCoarse) {
       // A chunk entry alone when it has the bytes.
@@ -83,8 +113,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     }
   }
 
-  __attribute__((always_inline)) static void
-  write_bytes(TxThread &, void *tm, const void *priv, size_t n) {
+  static void write_bytes(TxThread &, void *tm, const void *priv, size_t n) {
     if constexpr (kCoarse)
       PersistentRedoLog::write_coarse(
           pool::tls_slot, tm, priv, n, [](uintptr_t chunk, void *buf) {

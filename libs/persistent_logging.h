@@ -30,6 +30,7 @@
 
 #include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/persist/persistent_undo_log.h"
 #include "runtime/stm/stm_access.h"
@@ -86,14 +87,39 @@ template <bool Coarse, bool Sealed = false> struct PersistentEagerT {
 
   // Listing 1 Write.Eager (the location is ours): log the old value and
   // flush the entry, sfence, store, flush the data. The volatile undo log
-  // (tx.undo) is what an abort restores from.
+  // (tx.undo) is what an abort restores from. Inline: with coarse-grained
+  // logging, a write into a chunk this transaction has logged (store and
+  // flush only); the rest logs (an entry, its clwb, an sfence) out of line.
   template <class T>
-  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
-                                                   T value) {
+  PTM_INLINE static void write(TxThread &tx, T *addr, T value) {
+    if constexpr (Coarse)
+      if (__builtin_expect(logged_granule(addr, sizeof(T)), 1))
+        return store_granule(tx, addr, value);
+    write_logging(tx, addr, value);
+  }
+  template <class T>
+  PTM_OUTLINE static void write_logging(TxThread &tx, T *addr, T value) {
     log_old(addr, sizeof(T));
     tx.undo.append_value(addr);
     memcpy(addr, &value, sizeof value);
     persist::flush_range(addr, sizeof(T));
+  }
+  // The store of a write within one granule (one line) whose old bytes are
+  // logged and durable.
+  template <class T>
+  PTM_INLINE static void store_granule(TxThread &tx, T *addr, T value) {
+    tx.undo.append_value(addr);
+    memcpy(addr, &value, sizeof value);
+    persist::clwb(addr);
+  }
+  // Coarse-grained logging: [addr, addr + n) lies in one granule of a chunk
+  // of the chunk space that this transaction has logged.
+  static PTM_INLINE bool logged_granule(const void *addr, size_t n) {
+    constexpr uintptr_t g = pool::kLogGranularity;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    uintptr_t c = a & ~(g - 1);
+    return in_one_granule(a, n) && in_chunk_space(c, g) &&
+           tls_log_index.find(c) >= 0;
   }
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     if (n == 0)
@@ -136,7 +162,18 @@ template <class Self, bool Coarse> struct SlotRedoLogT {
   void release() {}
 
   __attribute__((always_inline)) bool may_contain(uintptr_t granule) const {
-    return PersistentRedoLog::may_contain<Coarse>(pool::tls_slot, granule, 8);
+    return PersistentRedoLog::may_contain_word<Coarse>(pool::tls_slot, granule);
+  }
+  bool may_overlap(uintptr_t a, size_t n) const {
+    return PersistentRedoLog::may_contain<Coarse>(pool::tls_slot, a, n);
+  }
+  template <class T> bool try_get(uintptr_t a, T &value) const {
+    return PersistentRedoLog::try_read<Coarse>(pool::tls_slot, a, value);
+  }
+  // The inline fast path of put (RedoLog::try_put): the entry exists.
+  template <class T>
+  __attribute__((always_inline)) bool try_put(uintptr_t a, const T &value) {
+    return PersistentRedoLog::try_write<Coarse>(pool::tls_slot, a, value);
   }
   void put(uintptr_t addr, const void *src, size_t n) {
     if constexpr (Coarse)
@@ -266,6 +303,10 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   // IP model: no per-transaction quiescence (ptm_close still waits for every
   // transaction in the pool): Base::kQuiesce.
   static constexpr bool kCoarseLog = Options::kCoarseLog;
+  // Orec granularity = log granularity (the paper's IP model, IV-B): with
+  // coarse-grained logging one orec per chunk.
+  static constexpr uintptr_t kConflictGranule =
+      kCoarseLog ? pool::kLogGranularity : kGranule;
   using Redo = SlotRedoLogT<Self, kCoarseLog>;
   using Eager = PersistentEagerT<kCoarseLog, Options::kSealedLog>;
 
@@ -361,9 +402,22 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   }
   // A store into the attempt's stack frames is not deferred: by the next
   // fence its frame may have returned and the address may hold another
-  // frame (or the commit's own).
+  // frame (or the commit's own). Inline: with coarse-grained logging, a
+  // write into a logged chunk with no store pending (it stores at once);
+  // the rest out of line.
   template <class T>
-  static void pipelined_write(TxThread &tx, T *addr, T value, bool fenced) {
+  PTM_INLINE static void pipelined_write(TxThread &tx, T *addr, T value,
+                                         bool fenced) {
+    if constexpr (kCoarseLog)
+      if (__builtin_expect(!fenced && !pending_store.addr &&
+                               Eager::logged_granule(addr, sizeof(T)),
+                           1))
+        return Eager::store_granule(tx, addr, value);
+    pipelined_write_slow(tx, addr, value, fenced);
+  }
+  template <class T>
+  PTM_OUTLINE static void pipelined_write_slow(TxThread &tx, T *addr, T value,
+                                               bool fenced) {
     static_assert(sizeof(T) <= sizeof(uint64_t), "pipelined store");
     pipeline_drain(fenced);
     if (PrivateStack::of(tx).contains(reinterpret_cast<uintptr_t>(addr)))

@@ -13,20 +13,36 @@
 //   static void before_write(TxThread &, uintptr_t a, size_t n);
 //                                       what a write does besides logging
 //                                       (lock, signature; nothing)
+//   static bool try_before_write(TxThread &, uintptr_t a, size_t n);
+//                                       its inline fast path for an access
+//                                       within one granule; false: leave it
+//                                       to before_write (what it did, a lock
+//                                       taken or a signature bit, is one
+//                                       that before_write finds done)
 //
 // and, for the reads below (the algorithms whose reads see memory as one
 // consistent snapshot: norec, ring; the orec algorithms read granule by
 // granule and define their own):
 //
 //   static void read_memory(TxThread &, void *dst, uintptr_t a, size_t n);
+//   template <class T> static bool try_read_memory(TxThread &, T &dst,
+//                                       uintptr_t a);  its inline fast path
+//                                       for a T within one granule; false:
+//                                       leave it to read_memory (nothing
+//                                       recorded but a read signature bit)
 //   static bool may_have_written(uintptr_t a, size_t n);  false: A is in no
 //                                       redo entry (a signature says so)
 //
+// Reads and writes are an inline fast path (one granule, not serial, the
+// redo log not searched unless its summary says the granule may be there,
+// an existing redo entry updated in place) and an out-of-line path for the
+// rest (hot_cold.h).
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_REDO_CORE_H
 #define PTM_LIBS_REDO_CORE_H
 
 #include "libs/stm_logging.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/stm/quiescence.h"
 
 namespace ptm {
@@ -110,16 +126,25 @@ struct RedoCore : Logging<Self> {
       redo.overlay(priv, a, n);
   }
 
-  template <class T>
-  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+  template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
+    T value;
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
+                             !redo.may_contain(granule_of(a)) &&
+                             Self::try_read_memory(tx, value, a),
+                         1))
+      return value;
+    return read_slow(tx, addr);
+  }
+  template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     if (serial())
       return serial_read(addr);
     T value;
     auto a = reinterpret_cast<uintptr_t>(addr);
-    if (__builtin_expect(!redo.empty(), 0) &&
-        Self::may_have_written(a, sizeof(T))) {
+    if (!redo.empty() && Self::may_have_written(a, sizeof(T))) {
       // Read-after-write: the log alone when it has every byte.
-      if (redo.overlay(&value, a, sizeof(T)))
+      if (in_one_granule(a, sizeof(T)) ? redo.try_get(a, value)
+                                       : redo.overlay(&value, a, sizeof(T)))
         return value;
       Self::read_memory(tx, &value, a, sizeof(T));
       redo.overlay(&value, a, sizeof(T));
@@ -129,9 +154,20 @@ struct RedoCore : Logging<Self> {
     return value;
   }
 
+  // The slow path is not rare: the first write of each granule (or chunk)
+  // makes a redo entry there.
   template <class T>
-  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
-                                                   T value) {
+  PTM_INLINE static void write(TxThread &tx, T *addr, T value) {
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
+                             Self::try_before_write(tx, a, sizeof(T)) &&
+                             redo.try_put(a, value),
+                         1))
+      return;
+    write_slow(tx, addr, value);
+  }
+  template <class T>
+  PTM_OUTLINE static void write_slow(TxThread &tx, T *addr, T value) {
     if (serial())
       return Log::serial_write(tx, addr, value);
     auto a = reinterpret_cast<uintptr_t>(addr);

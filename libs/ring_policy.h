@@ -21,6 +21,7 @@
 
 #include "libs/redo_core.h"
 #include "libs/stm_logging.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/stm/bloom_filter.h"
 
 namespace ptm {
@@ -110,16 +111,31 @@ struct RingT : RedoCore<Self, Logging> {
       tx_conflict<Self>(tx, AbortCause::ReadConflict);
   }
 
+  // The inline fast path of read_memory for a T at A within one granule: no
+  // writer committed since the snapshot. False: the slow path reads again
+  // (the read signature keeps the bit set here, which it would set anyway).
+  template <class T>
+  PTM_INLINE static bool try_read_memory(TxThread &, T &dst, uintptr_t a) {
+    racy_copy(&dst, reinterpret_cast<const void *>(a), sizeof(T));
+    std::atomic_thread_fence(std::memory_order_acquire);
+    reads.add_granule(granule_of(a));
+    return __builtin_expect(
+        last_init.load(std::memory_order_acquire) == start_time, 1);
+  }
+
   // A read may hit the redo log only if the write signature has its granules.
   __attribute__((always_inline)) static bool may_have_written(uintptr_t a,
                                                               size_t n) {
     return writes.may_contain(granule_of(a)) ||
            writes.may_contain(granule_of(a + n - 1));
   }
-  __attribute__((always_inline)) static void
-  before_write(TxThread &, uintptr_t a, size_t n) {
+  PTM_INLINE static void before_write(TxThread &, uintptr_t a, size_t n) {
     AccessSpan sp = Log::conflict_span(a, n);
     writes.add(sp.lo, sp.n);
+  }
+  PTM_INLINE static bool try_before_write(TxThread &tx, uintptr_t a, size_t n) {
+    before_write(tx, a, n);
+    return true;
   }
 };
 

@@ -31,6 +31,9 @@
 //   conflict_span(a, n)       the bytes a write of [a, a+n) locks / signs
 //                             (coarse-grained logging: whole chunks, which
 //                             its log entries cover)
+//   kConflictGranule          the log granularity: 8-byte granules, or the
+//                             chunk (coarse-grained logging); the orec
+//                             algorithms give each such block one orec
 //   kFencePipeline            (tlrw) writes go through pipelined_write(tx,
 //                             addr, value, fenced) and every access after its
 //                             locks calls pipeline_read / pipeline_drain
@@ -50,6 +53,7 @@ template <class Self> struct StmLogging : StmPolicyBase {
   static constexpr bool kFencePipeline = false; // tlrw: persistent only
   static constexpr bool kQuiesce = true;    // privatization safety per commit
   static constexpr bool kCoarseLog = false; // paper IV-B: persistent only
+  static constexpr uintptr_t kConflictGranule = kGranule;
   using Redo = RedoLog;
 
   static AccessSpan conflict_span(uintptr_t a, size_t n) { return {a, n}; }

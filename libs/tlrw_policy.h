@@ -21,6 +21,7 @@
 
 #include "libs/stm_logging.h"
 #include "runtime/base/grow_buffer.h"
+#include "runtime/base/hot_cold.h"
 
 #include <atomic>
 
@@ -41,9 +42,11 @@ struct TlrwT : Logging<Self> {
   };
   static constexpr unsigned kBits = 16;
   static inline ByteLock table[1u << kBits];
+  // One lock per block of the log granularity (as the orecs, orec_table.h).
+  static constexpr uintptr_t G = Log::kConflictGranule;
 
-  static ByteLock &lock_of(uintptr_t a) {
-    return table[(a >> 3) & ((1u << kBits) - 1)];
+  static PTM_INLINE ByteLock &lock_of(uintptr_t a) {
+    return table[(a / G) & ((1u << kBits) - 1)];
   }
 
   static inline thread_local GrowBuffer<ByteLock *> read_locks;
@@ -188,14 +191,36 @@ struct TlrwT : Logging<Self> {
   static bool lock_for_read(TxThread &tx, uintptr_t a, size_t n) {
     uint32_t id = me();
     bool fenced = false;
-    for_each_granule(a, n, [&](uintptr_t g, size_t, size_t) {
-      ByteLock &l = lock_of(g);
+    for (uintptr_t b = a & ~(G - 1); b < a + n; b += G) {
+      ByteLock &l = lock_of(b);
       if (l.owner.load(std::memory_order_relaxed) != id && !holds_read(l)) {
         acquire_read(tx, l);
         fenced = true;
       }
-    });
+    }
     return fenced;
+  }
+
+  // The inline fast path of lock_for_read for one block's lock L: held
+  // already (written or read), or read-locked at once with a reader byte
+  // and room in the read set. False: nothing changed (the byte is clear).
+  static PTM_INLINE bool try_lock_for_read(ByteLock &l) {
+    unsigned s = static_cast<unsigned>(stm_thread.slot);
+    if (l.owner.load(std::memory_order_relaxed) == s + 1)
+      return true;
+    if (s >= kReaderBytes)
+      return false;
+    if (__atomic_load_n(&l.readers[s], __ATOMIC_RELAXED) != 0)
+      return true;
+    if (!read_locks.has_room())
+      return false;
+    __atomic_store_n(&l.readers[s], 1, __ATOMIC_SEQ_CST);
+    if (__builtin_expect(l.owner.load(std::memory_order_seq_cst) != 0, 0)) {
+      __atomic_store_n(&l.readers[s], 0, __ATOMIC_RELEASE);
+      return false;
+    }
+    read_locks.push_back_in_room(&l);
+    return true;
   }
 
   static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
@@ -207,8 +232,21 @@ struct TlrwT : Logging<Self> {
     memcpy(priv, tm, n);
   }
 
-  template <class T>
-  __attribute__((always_inline)) static T read(TxThread &tx, const T *addr) {
+  // Fast path: one granule, no pipelined store pending (whatever the read
+  // then owes it is the slow path's), its lock held or read-locked at once.
+  template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    bool pending = false;
+    if constexpr (Log::kFencePipeline)
+      pending = Log::pending_store.addr != nullptr;
+    if (__builtin_expect(!serial() && !pending &&
+                             in_one_granule(a, sizeof(T)) &&
+                             try_lock_for_read(lock_of(a)),
+                         1))
+      return serial_read(addr);
+    return read_slow(tx, addr);
+  }
+  template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     if (!serial()) {
       bool fenced =
           lock_for_read(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));
@@ -221,15 +259,31 @@ struct TlrwT : Logging<Self> {
   static bool lock_for_write(TxThread &tx, uintptr_t a, size_t n) {
     bool fenced = false;
     AccessSpan sp = Log::conflict_span(a, n);
-    for_each_granule(sp.lo, sp.n, [&](uintptr_t g, size_t, size_t) {
-      fenced |= acquire_write(tx, lock_of(g));
-    });
+    for (uintptr_t b = sp.lo & ~(G - 1); b < sp.lo + sp.n; b += G)
+      fenced |= acquire_write(tx, lock_of(b));
     return fenced;
   }
 
+  // Fast path: one granule (its conflict span is one block) whose write
+  // lock we hold. The first write of a block takes the lock (and waits for
+  // its readers): out of line.
   template <class T>
-  __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
-                                                   T value) {
+  PTM_INLINE static void write(TxThread &tx, T *addr, T value) {
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
+                             lock_of(a).owner.load(std::memory_order_relaxed) ==
+                                 me(),
+                         1)) {
+      if constexpr (Log::kFencePipeline)
+        Log::pipelined_write(tx, addr, value, false);
+      else
+        Log::write_in_place(tx, addr, value);
+      return;
+    }
+    write_slow(tx, addr, value);
+  }
+  template <class T>
+  PTM_OUTLINE static void write_slow(TxThread &tx, T *addr, T value) {
     bool fenced = false;
     if (!serial())
       fenced = lock_for_write(tx, reinterpret_cast<uintptr_t>(addr), sizeof(T));

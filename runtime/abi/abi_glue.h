@@ -21,9 +21,9 @@
 #include "ptm.h"
 #include "runtime/abi/alloc_calls.h"
 #include "runtime/abi/barriers.h"
-#include "runtime/abi/hot_cold.h"
 #include "runtime/abi/tx_boundary.h"
 #include "runtime/abi/uninstrumented.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/base/policy_base.h"
 #include "runtime/base/tx_thread.h"
 

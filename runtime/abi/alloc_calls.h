@@ -9,9 +9,9 @@
 #define PTM_RUNTIME_ABI_ALLOC_CALLS_H
 
 #include "runtime/abi/barriers.h"
-#include "runtime/abi/hot_cold.h"
 #include "runtime/abi/tx_alloc.h"
 #include "runtime/base/events.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/base/tx_thread.h"
 
 #include <cerrno>

@@ -5,17 +5,21 @@
 // TxLibc) on top of policy P. Every one first reports its event and asks
 // P::inject_abort (barrier<E>), then, with last-allocation tracking, serves
 // accesses inside the attempt's latest allocation in place, and hands the
-// rest to P. read and write are the fast paths that inline into user code.
+// rest to P. read, write, read_n and write_n inline into user code (the
+// __ptm_read_N/__ptm_write_N symbols are always_inline, define_runtime.h):
+// read and write are P's own fast paths (P::read, P::write: small, with
+// their slow paths out of line, hot_cold.h); read_n and write_n, of any
+// size, call P's byte loops out of line.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_ABI_BARRIERS_H
 #define PTM_RUNTIME_ABI_BARRIERS_H
 
-#include "runtime/abi/hot_cold.h"
 #include "runtime/abi/tx_alloc.h"
 #include "runtime/abi/tx_boundary.h"
 #include "runtime/abi/tx_libc.h"
 #include "runtime/base/events.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
 
@@ -70,7 +74,7 @@ template <class P> struct Barriers {
     P::template write<T>(tx, static_cast<T *>(addr), val);
   }
 
-  static void read_n(void *dst, const void *addr, size_t n) {
+  static PTM_INLINE void read_n(void *dst, const void *addr, size_t n) {
     TxThread &tx = this_thread();
     barrier<Event::ReadN>(tx);
     if constexpr (P::kCountAccesses)
@@ -78,15 +82,26 @@ template <class P> struct Barriers {
     if constexpr (P::kLastAllocTracking)
       if (in_last_alloc(tx, addr, n))
         return (void)memcpy(dst, addr, n);
+    if constexpr (P::kReadsInPlace)
+      P::read_bytes(tx, dst, addr, n);
+    else
+      read_bytes_outline(tx, dst, addr, n);
+  }
+  static PTM_OUTLINE void read_bytes_outline(TxThread &tx, void *dst,
+                                             const void *addr, size_t n) {
     P::read_bytes(tx, dst, addr, n);
   }
 
-  static void write_n(void *addr, const void *src, size_t n) {
+  static PTM_INLINE void write_n(void *addr, const void *src, size_t n) {
     TxThread &tx = this_thread();
     barrier<Event::WriteN>(tx);
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->writes);
-    store_bytes(tx, addr, src, n);
+    store_bytes_outline(tx, addr, src, n);
+  }
+  static PTM_OUTLINE void store_bytes_outline(TxThread &tx, void *dst,
+                                              const void *src, size_t n) {
+    store_bytes(tx, dst, src, n);
   }
 
   // Every multi-byte write of the glue (write_n, mem*, libc). With

@@ -13,9 +13,9 @@
 #ifndef PTM_RUNTIME_ABI_TX_BOUNDARY_H
 #define PTM_RUNTIME_ABI_TX_BOUNDARY_H
 
-#include "runtime/abi/hot_cold.h"
 #include "runtime/abi/tx_alloc.h"
 #include "runtime/base/events.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/base/policy_base.h"
 #include "runtime/base/report.h"
 #include "runtime/base/stats.h"

@@ -14,9 +14,9 @@
 
 #include "runtime/abi/clone_table.h"
 #include "runtime/abi/describe.h"
-#include "runtime/abi/hot_cold.h"
 #include "runtime/abi/tx_boundary.h"
 #include "runtime/base/events.h"
+#include "runtime/base/hot_cold.h"
 #include "runtime/base/report.h"
 #include "runtime/base/tx_thread.h"
 

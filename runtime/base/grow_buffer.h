@@ -4,7 +4,8 @@
 // it must be constant-initialized and trivially destructible. GrowBuffer is a
 // minimal vector of trivially copyable T with exactly that property: the
 // storage is malloc'd on first growth and released explicitly (release()) when
-// the thread exits. push_back is inline; growth is out of line.
+// the thread exits. push_back is inline; growth is out of line; the
+// barriers' fast paths append only when there is room (try_push_back).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_GROW_BUFFER_H
@@ -34,6 +35,21 @@ template <class T> struct GrowBuffer {
     if (__builtin_expect(size == capacity, 0))
       grow(size + 1);
     data[size++] = value;
+  }
+
+  // The barriers' fast paths, which never grow a buffer (growth is left to
+  // their slow paths): room for one more, and an append that needs it.
+  __attribute__((always_inline)) bool has_room() const {
+    return size != capacity;
+  }
+  __attribute__((always_inline)) void push_back_in_room(const T &value) {
+    data[size++] = value;
+  }
+  __attribute__((always_inline)) bool try_push_back(const T &value) {
+    if (__builtin_expect(!has_room(), 0))
+      return false;
+    push_back_in_room(value);
+    return true;
   }
 
   // Appends N uninitialized elements and returns the index of the first.

@@ -14,7 +14,9 @@
 //            status = idle | gen; clwb; sfence
 //
 // (The sealed log of the gp_/ip_ libraries drops the first sfence and
-// says redo-sealed: see publish.)
+// says redo-sealed: see publish.) Entries are checked (pool_format.h) only
+// once committed: publish computes every entry's check before it flushes
+// it, so writes just fill entries.
 // Per committed transaction with W distinct words: 2W+2 clwb and 4 sfence;
 // a read-only transaction flushes and fences nothing. The slot's status line
 // is written count and order first, status last: stores to one line reach
@@ -76,6 +78,20 @@ struct PersistentRedoLog {
     }
     return a & ~uintptr_t(7);
   }
+  // key_of, and CHUNK set if that is a chunk entry's.
+  template <bool Coarse>
+  __attribute__((always_inline)) static uintptr_t entry_key(uintptr_t a,
+                                                            bool &chunk) {
+    if constexpr (Coarse) {
+      uintptr_t c = a & ~(kChunk - 1);
+      if (in_chunk_space(c, kChunk)) {
+        chunk = true;
+        return c;
+      }
+    }
+    chunk = false;
+    return a & ~uintptr_t(7);
+  }
   // Coarse-grained logging: buffers [addr, addr + n) as write(), chunks of
   // the chunk space as whole-chunk entries (FILL(chunk, buffer) reads a
   // chunk's current G bytes before its first partial write).
@@ -128,11 +144,55 @@ struct PersistentRedoLog {
           data[i] = bytes[word + i - lo];
       uint64_t value;
       memcpy(&value, data, 8);
-      uint64_t meta = pool::entry_meta(uint8_t(e.meta | mask), s.gen);
-      e.meta = meta;
-      e.data = value;
-      e.check = pool::entry_check(word, meta, value);
+      e.meta = pool::entry_meta(uint8_t(e.meta | mask), s.gen);
+      e.data = value; // (the check: at publish)
     }
+  }
+
+  // The inline fast path of write (COARSE: of write_coarse) for a T at A
+  // within one word: the entry of its word (in the chunk space: of its
+  // chunk) exists and takes the bytes. False: nothing was done.
+  template <bool Coarse, class T>
+  __attribute__((always_inline)) static bool
+  try_write(pool::SlotHandle &s, uintptr_t a, const T &value) {
+    bool chunk = false;
+    uintptr_t key = entry_key<Coarse>(a, chunk);
+    int64_t r = tls_log_index.find(key);
+    if (r < 0)
+      return false;
+    pool::LogEntry &e = s.entries[r];
+    unsigned off = unsigned(a - key);
+    if (chunk) {
+      memcpy(pool::chunk_bytes(e) + off, &value, sizeof(T));
+    } else {
+      memcpy(reinterpret_cast<unsigned char *>(&e.data) + off, &value,
+             sizeof(T));
+      e.meta |= ((uint64_t(1) << sizeof(T)) - 1) << off;
+    }
+    return true;
+  }
+
+  // The logged value of a T at A within one word (COARSE: chunk entries in
+  // the chunk space), if the log has every byte of it (read-after-write).
+  template <bool Coarse, class T>
+  static bool try_read(const pool::SlotHandle &s, uintptr_t a, T &value) {
+    bool chunk = false;
+    uintptr_t key = entry_key<Coarse>(a, chunk);
+    int64_t r = tls_log_index.find(key);
+    if (r < 0)
+      return false;
+    const pool::LogEntry &e = s.entries[r];
+    unsigned off = unsigned(a - key);
+    if (chunk) {
+      memcpy(&value, pool::chunk_bytes(e) + off, sizeof(T));
+      return true;
+    }
+    uint8_t want = uint8_t(((1u << sizeof(T)) - 1) << off);
+    if ((uint8_t(e.meta) & want) != want)
+      return false;
+    memcpy(&value, reinterpret_cast<const unsigned char *>(&e.data) + off,
+           sizeof(T));
+    return true;
   }
 
   // Copies [addr, addr + n) as the transaction sees it into DST.
@@ -143,6 +203,15 @@ struct PersistentRedoLog {
       overlay(s, dst, addr, n);
   }
 
+  // may_contain for an access within the word at A (the barriers' fast
+  // path): nothing is looked at but the count while the log is empty.
+  template <bool Coarse>
+  __attribute__((always_inline)) static bool
+  may_contain_word(const pool::SlotHandle &s, uintptr_t a) {
+    return s.count != 0 && (tls_log_index.summary &
+                            SlotLogIndex::summary_bit(key_of<Coarse>(a)));
+  }
+
   // False if no byte of [addr, addr + n) can be in the log (a quick test).
   template <bool Coarse = false>
   __attribute__((always_inline)) static bool
@@ -150,8 +219,12 @@ struct PersistentRedoLog {
     if (s.count == 0)
       return false;
     uint64_t bits = 0;
-    for (uintptr_t word = addr & ~uintptr_t(7); word < addr + n; word += 8)
-      bits |= SlotLogIndex::summary_bit(key_of<Coarse>(word));
+    for (uintptr_t p = addr; p < addr + n;) { // key by key
+      bool chunk;
+      uintptr_t key = entry_key<Coarse>(p, chunk);
+      bits |= SlotLogIndex::summary_bit(key);
+      p = key + (chunk ? kChunk : 8);
+    }
     return tls_log_index.summary & bits;
   }
 
@@ -267,6 +340,7 @@ private:
       case pool::kPadEntry:
         break; // shares the line of the word entry before it
       default:
+        e.check = pool::entry_check(e.addr, e.meta, e.data);
         persist::clwb(&e);
       }
       ++i;

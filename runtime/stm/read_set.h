@@ -47,6 +47,16 @@ struct ValueLog {
     entries.push_back(ValueEntry{addr, n, at});
   }
 
+  // add for a value of at most 8 bytes, when the log has room (the read
+  // barriers' fast path). False: nothing logged.
+  template <class T>
+  __attribute__((always_inline)) bool try_add(uintptr_t addr, const T &value) {
+    static_assert(sizeof(T) <= 8, "a value kept in the entry");
+    uint64_t d = 0;
+    memcpy(&d, &value, sizeof(T));
+    return entries.try_push_back(ValueEntry{addr, sizeof(T), d});
+  }
+
   bool matches_memory(PrivateStack stack) const {
     for (size_t i = 0; i < entries.size; ++i) {
       const ValueEntry &e = entries[i];

@@ -7,7 +7,8 @@
 //
 // Lookups (read-after-write) go through a 64-bit summary filter (a miss costs
 // one AND) and then an open-addressing hash index over the entries (linear
-// probing, load <= 1/2, grown by rehashing). clear() is O(entries).
+// probing, load <= 1/2, grown by rehashing). clear() is O(entries). try_put
+// is the writes' inline fast path (an aligned access, no growth).
 //
 // write_back() stores the logged bytes to memory (whole granules as one
 // 8-byte store, partial ones byte by byte), skipping a private stack range.
@@ -52,7 +53,29 @@ struct RedoLog {
     return summary & summary_bit(granule);
   }
 
-  RedoEntry *find(uintptr_t granule) {
+  // False: no byte of [a, a + n) is logged (the summary says so).
+  bool may_overlap(uintptr_t a, size_t n) const {
+    uint64_t bits = 0;
+    for (uintptr_t g = granule_of(a); g < a + n; g += kGranule)
+      bits |= summary_bit(g);
+    return summary & bits;
+  }
+
+  // The logged value of a T at A within one granule, if the log has every
+  // byte of it (read-after-write).
+  template <class T> bool try_get(uintptr_t a, T &value) {
+    uintptr_t g = granule_of(a);
+    RedoEntry *e = find(g);
+    unsigned off = static_cast<unsigned>(a - g);
+    uint32_t want = ((1u << sizeof(T)) - 1) << off;
+    if (!e || (e->mask & want) != want)
+      return false;
+    memcpy(&value, reinterpret_cast<const unsigned char *>(&e->value) + off,
+           sizeof(T));
+    return true;
+  }
+
+  __attribute__((always_inline)) RedoEntry *find(uintptr_t granule) {
     if (!may_contain(granule))
       return nullptr;
     size_t mask = index_size - 1;
@@ -74,6 +97,26 @@ struct RedoLog {
       e = insert(g);
     memcpy(reinterpret_cast<unsigned char *>(&e->value) + off, src, n);
     e->mask |= ((1u << n) - 1) << off;
+  }
+
+  // The inline fast path of put for a T at A within one granule: the
+  // granule's entry is updated, or made when the entries and the index have
+  // room. False: nothing was done (put grows them).
+  template <class T>
+  __attribute__((always_inline)) bool try_put(uintptr_t a, const T &value) {
+    uintptr_t g = granule_of(a);
+    RedoEntry *e = find(g);
+    if (!e) {
+      if (__builtin_expect(
+              !entries.has_room() || (entries.size + 1) * 2 > index_size, 0))
+        return false;
+      e = append(g);
+    }
+    unsigned off = static_cast<unsigned>(a - g);
+    memcpy(reinterpret_cast<unsigned char *>(&e->value) + off, &value,
+           sizeof(T));
+    e->mask |= ((1u << sizeof(T)) - 1) << off;
+    return true;
   }
 
   void put(uintptr_t addr, const void *src, size_t n) {
@@ -187,6 +230,18 @@ private:
     place(entries.size - 1);
     summary |= summary_bit(g);
     return &entries[entries.size - 1];
+  }
+  // insert, when the entries and the index have room.
+  __attribute__((always_inline)) RedoEntry *append(uintptr_t g) {
+    size_t i = entries.size;
+    entries.push_back_in_room(RedoEntry{g, 0, 0});
+    size_t mask = index_size - 1;
+    size_t j = hash(g) & mask;
+    while (index[j])
+      j = (j + 1) & mask;
+    index[j] = static_cast<uint32_t>(i + 1);
+    summary |= summary_bit(g);
+    return &entries[i];
   }
 };
 

@@ -1,10 +1,10 @@
 //===- stm_access.h - memory access helpers of the concurrent STMs -*- C++ -*-//
 //
 // Granules: the concurrent STMs track memory in aligned 8-byte granules (one
-// orec, one redo entry, one bloom-filter bit per granule). An access of N
-// bytes at any address covers one or more granules; for_each_granule splits
-// it. Bytes outside the access are never written: redo entries carry a byte
-// mask, undo entries exact spans.
+// redo entry, one bloom-filter bit per granule; an orec covers one or more,
+// orec_table.h). An access of N bytes at any address covers one or more
+// granules; for_each_granule splits it. Bytes outside the access are never
+// written: redo entries carry a byte mask, undo entries exact spans.
 //
 // racy_copy: loads of memory other threads may be writing concurrently; the
 // algorithms decide afterwards (versions, values, signatures) whether what
@@ -38,19 +38,32 @@ __attribute__((always_inline)) inline uintptr_t granule_of(uintptr_t a) {
   return a & ~(kGranule - 1);
 }
 
-// Calls F(addr, n, offset) for each granule-contained piece of [addr,
-// addr+n); offset is the position of the piece in the access.
-template <class F>
-__attribute__((always_inline)) inline void for_each_granule(uintptr_t addr,
-                                                            size_t n, F f) {
+// [a, a + n) lies in one granule: the case the barriers' fast paths handle
+// (aligned accesses of 1, 2, 4 and 8 bytes).
+__attribute__((always_inline)) inline bool in_one_granule(uintptr_t a,
+                                                          size_t n) {
+  return (a & (kGranule - 1)) + n <= kGranule;
+}
+
+// Calls F(addr, n, offset) for each piece of [addr, addr+n) within one
+// aligned B-byte block (B a power of two); offset is the position of the
+// piece in the access. for_each_granule: B = kGranule.
+template <uintptr_t B, class F>
+__attribute__((always_inline)) inline void for_each_block(uintptr_t addr,
+                                                          size_t n, F f) {
   size_t done = 0;
   while (done < n) {
     uintptr_t a = addr + done;
-    size_t room = kGranule - (a & (kGranule - 1));
+    size_t room = B - (a & (B - 1));
     size_t piece = n - done < room ? n - done : room;
     f(a, piece, done);
     done += piece;
   }
+}
+template <class F>
+__attribute__((always_inline)) inline void for_each_granule(uintptr_t addr,
+                                                            size_t n, F f) {
+  for_each_block<kGranule>(addr, n, f);
 }
 
 // The bytes whose conflicts an access must detect (Logging::conflict_span):
