@@ -83,6 +83,7 @@ struct NorecT : RedoCore<Self, Logging> {
     Log::commit_begin(tx);
     if (redo.empty())
       return Core::commit_read_only(tx);
+    Log::redo_announce(tx);
     uint64_t s = snapshot;
     while (!seq.compare_exchange_strong(s, snapshot + 1)) {
       s = validate(tx);

@@ -38,6 +38,7 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
     Log::commit_begin(tx);
     if (redo.empty())
       return Core::commit_read_only(tx);
+    Log::redo_announce(tx);
     for (size_t i = 0; i < redo.size(); ++i) {
       // (coarse-grained logging: an entry is a chunk, locked whole)
       AccessSpan sp = Log::conflict_span(redo.granule(i), 1);

@@ -40,6 +40,7 @@ struct OrecMixedT : OrecRedoCore<Self, Logging> {
       redo.clear();
       return Core::commit_read_only(tx);
     }
+    Log::redo_announce(tx);
     uint64_t time = GlobalClock::tick();
     if (!st.serial && time != ot.start + 1 && !ot.validate())
       return false;

@@ -26,7 +26,8 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   using Base::apply_frees;
   using Base::flush_allocs;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
-  using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog>;
+  using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
+                               Options::kLogRing>;
   static constexpr bool kReadsInPlace = false;
   // Coarse-grained logging: chunk entries (the lock makes memory stable, so
   // a chunk's first write reads it with a plain copy).
@@ -37,13 +38,17 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   static void begin(TxThread &) {
     pool::SlotHandle &s = pool::enter_tx();
     global_lock.lock();
-    PersistentRedoLog::begin(s);
+    if constexpr (Options::kLogRing)
+      PersistentRedoLog::begin_ring(s);
+    else
+      PersistentRedoLog::begin(s);
   }
 
   static bool commit(TxThread &tx) {
     apply_frees(tx);
     flush_allocs(tx);
     // The lock orders all writers: a plain counter is the commit order.
+    Lazy::announce();
     Lazy::commit(tx, pool::next_commit_order());
     global_lock.unlock();
     Lazy::finish(); // deferred flushing: after the lock

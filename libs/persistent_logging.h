@@ -42,7 +42,9 @@
 #if PTM_TEST_HOOKS
 // Test-only library copies (test/pool): called by a deferred-flushing
 // commit after its write-back under the locks, before its flushes and its
-// idle status (test_deferred_crash.cpp stops the process there).
+// idle status, or by a log ring's commit once its locks are released (its
+// lines are flushed by the next commit); test_deferred_crash.cpp stops the
+// process there.
 extern "C" void (*ptm_test_deferred_hook)(void);
 #endif
 
@@ -152,13 +154,19 @@ using PersistentEager = PersistentEagerT<false>;
 // through SELF's read barrier (consistent and validated with the
 // transaction's other reads), so the whole chunk is in the write set; SIZE /
 // GRANULE list the entries' keys (a chunk entry: its chunk address).
-template <class Self, bool Coarse> struct SlotRedoLogT {
+// RING: the log ring's records (persistent_options.h kLogRing).
+template <class Self, bool Coarse, bool Ring = false> struct SlotRedoLogT {
   bool empty() const { return pool::tls_slot.count == 0; }
   size_t size() const { return tls_log_index.nkeys; }
   uintptr_t granule(size_t i) const { return tls_log_index.keys[i].key; }
 
   // A new, empty log (a new generation of the slot).
-  void clear() { PersistentRedoLog::begin(pool::tls_slot); }
+  void clear() {
+    if constexpr (Ring)
+      PersistentRedoLog::begin_ring(pool::tls_slot);
+    else
+      PersistentRedoLog::begin(pool::tls_slot);
+  }
   void release() {}
 
   __attribute__((always_inline)) bool may_contain(uintptr_t granule) const {
@@ -247,7 +255,11 @@ struct DeferredOrder {
 // DEFERRED: deferred flushing (IV-D); SEALED: the sealed commit (one fence
 // for the entries and the commit record), except for an attempt that
 // allocated pool blocks: their lines must be durable before its record is.
-template <bool Deferred, bool Sealed = false> struct PersistentLazyT {
+// RING: the log ring (log_ring.h), which defers the flushes of the written
+// lines to the next commit's fence and has no idle status to write.
+template <bool Deferred, bool Sealed = false, bool Ring = false>
+struct PersistentLazyT {
+  static_assert(!Ring || (Deferred && Sealed), "the ring defers and seals");
   struct Pending {
     bool on;
     uint64_t order, summary;
@@ -255,10 +267,21 @@ template <bool Deferred, bool Sealed = false> struct PersistentLazyT {
   };
   static inline thread_local Pending pending{};
 
+  // A writer is about to take its commit order (the ring's floor must not
+  // pass it).
+  static void announce() {
+    if constexpr (Ring)
+      if (pool::tls_slot.count != 0)
+        ReplayFloor::announce(pool::tls_slot.index);
+  }
+
   static void commit(TxThread &tx, uint64_t order) {
     PrivateStack stack = PrivateStack::of(tx);
     bool sealed = Sealed && !allocated_pool_blocks(tx);
-    if constexpr (Deferred) {
+    if constexpr (Ring) {
+      pending.on = PersistentRedoLog::commit_ring(pool::tls_slot, order, sealed,
+                                                  stack.lo, stack.hi);
+    } else if constexpr (Deferred) {
       pool::SlotHandle &s = pool::tls_slot;
       if (s.count == 0)
         return PersistentRedoLog::commit(s, order, sealed); // counts the stats
@@ -272,6 +295,7 @@ template <bool Deferred, bool Sealed = false> struct PersistentLazyT {
     }
   }
   // True if a commit is still to be finished.
+  // (The ring: nothing but the test hook.)
   static bool has_pending() { return Deferred && pending.on; }
   static void finish() {
     if constexpr (Deferred) {
@@ -282,6 +306,8 @@ template <bool Deferred, bool Sealed = false> struct PersistentLazyT {
       if (ptm_test_deferred_hook) // written back, nothing flushed yet
         ptm_test_deferred_hook();
 #endif
+      if constexpr (Ring)
+        return;
       pool::SlotHandle &s = pool::tls_slot;
       PersistentRedoLog::finish_deferred(s, pending.lo, pending.hi, [&] {
         DeferredOrder::wait_earlier(s.index, pending.order, pending.summary);
@@ -289,7 +315,12 @@ template <bool Deferred, bool Sealed = false> struct PersistentLazyT {
       DeferredOrder::done(s.index);
     }
   }
-  static void discard() { PersistentRedoLog::discard(pool::tls_slot); }
+  static void discard() {
+    if constexpr (Ring)
+      if (pool::tls_slot.count != 0)
+        ReplayFloor::withdraw(pool::tls_slot.index);
+    PersistentRedoLog::discard(pool::tls_slot);
+  }
 };
 using PersistentLazy = PersistentLazyT<false>;
 
@@ -299,7 +330,8 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   using Opt = Options;
   static constexpr bool kIrrevocable = false;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
-  using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog>;
+  using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
+                               Options::kLogRing>;
   // IP model: no per-transaction quiescence (ptm_close still waits for every
   // transaction in the pool): Base::kQuiesce.
   static constexpr bool kCoarseLog = Options::kCoarseLog;
@@ -307,7 +339,7 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   // coarse-grained logging one orec per chunk.
   static constexpr uintptr_t kConflictGranule =
       kCoarseLog ? pool::kLogGranularity : kGranule;
-  using Redo = SlotRedoLogT<Self, kCoarseLog>;
+  using Redo = SlotRedoLogT<Self, kCoarseLog, Options::kLogRing>;
   using Eager = PersistentEagerT<kCoarseLog, Options::kSealedLog>;
 
   // Coarse-grained logging: a write's log entries cover its whole chunks,
@@ -442,10 +474,12 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
     p.addr = addr;
   }
 
-  // (Deferred flushing: the log stays until attempt_end has flushed.)
+  static void redo_announce(TxThread &) { Lazy::announce(); }
+  // (Deferred flushing: the log stays until attempt_end has flushed. The
+  // ring: the next attempt begins the next record.)
   static void redo_commit(TxThread &tx, Redo &redo, uint64_t order) {
     Lazy::commit(tx, order);
-    if (!Lazy::has_pending())
+    if (!Options::kLogRing && !Lazy::has_pending())
       redo.clear();
   }
   // Deferred flushing: the lines written back under the locks are flushed

@@ -10,7 +10,8 @@
 //                 tracking (IV-A), fence pipelining for TLRW (IV-C),
 //                 deferred flushing for the lazy algorithms (IV-D), and
 //                 ours: the sealed commit of the lazy algorithms (one fence
-//                 before the write-back instead of two); the hourglass and
+//                 before the write-back instead of two) and the log ring
+//                 (that fence is the commit's only one); the hourglass and
 //                 quiescence stay
 //   IpOptions     the ip_ libraries (IP model): GpOptions + coarse-grained
 //                 logging (IV-B) + no per-transaction quiescence
@@ -38,6 +39,9 @@
 #ifndef PTM_OPT_SEALED_LOG
 #define PTM_OPT_SEALED_LOG 1
 #endif
+#ifndef PTM_OPT_LOG_RING
+#define PTM_OPT_LOG_RING 1
+#endif
 #ifndef PTM_OPT_NO_QUIESCE
 #define PTM_OPT_NO_QUIESCE 1
 #endif
@@ -52,6 +56,10 @@ struct NaiveOptions {
   // Lazy algorithms: the commit record and the redo entries behind one fence
   // (docs/algorithms.md, "Sealed commit").
   static constexpr bool kSealedLog = false;
+  // Lazy algorithms with deferred flushing and the sealed log: the slot's
+  // log as a ring of three records, one fence per commit (runtime/persist/
+  // log_ring.h, docs/algorithms.md "Log ring").
+  static constexpr bool kLogRing = false;
   static constexpr bool kQuiesce = true; // V: IP drops it
   // The allocation model (DESIGN.md): malloc/new inside a transaction take
   // memory from the ordinary heap (GP: a transaction may touch DRAM;
@@ -65,6 +73,8 @@ struct GpOptions : NaiveOptions {
   static constexpr bool kDeferredFlush = PTM_OPT_DEFERRED_FLUSH;
   static constexpr bool kFencePipeline = PTM_OPT_FENCE_PIPELINE;
   static constexpr bool kSealedLog = PTM_OPT_SEALED_LOG;
+  static constexpr bool kLogRing =
+      PTM_OPT_LOG_RING && kDeferredFlush && kSealedLog;
 };
 
 struct IpOptions : GpOptions {

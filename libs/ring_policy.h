@@ -74,6 +74,7 @@ struct RingT : RedoCore<Self, Logging> {
     Log::commit_begin(tx);
     if (redo.empty())
       return Core::commit_read_only(tx);
+    Log::redo_announce(tx);
     uint64_t index;
     for (;;) {
       index = last_init.load(std::memory_order_acquire);

@@ -21,6 +21,8 @@
 //   write_in_place(_bytes)    an eager write, the location already locked
 //   eager_commit / _rollback  the eager attempt ends, before its locks go
 //   Redo                      the lazy write set (RedoLog's interface)
+//   redo_announce(tx)         a writer's commit is about to take its commit
+//                             order (before its locks and validation)
 //   redo_commit(tx, redo, order)  write back the lazy write set (locks held,
 //                             validated); ORDER is the commit order
 //   redo_discard(tx, redo)    drop it (abort)
@@ -78,6 +80,7 @@ template <class Self> struct StmLogging : StmPolicyBase {
   }
   static void eager_rollback(TxThread &tx) { undo_writes(tx); }
 
+  static void redo_announce(TxThread &) {}
   static void redo_commit(TxThread &tx, RedoLog &redo, uint64_t) {
     PrivateStack stack = PrivateStack::of(tx);
     redo.write_back(stack.lo, stack.hi);

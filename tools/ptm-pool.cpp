@@ -103,10 +103,17 @@ int cmd_info(const char *path) {
            r->size);
   else
     printf("root:        none\n");
-  printf("pending:     %zu slot(s)\n", pend.size());
+  printf("pending:     %zu record(s)\n", pend.size());
+  uint64_t floor = replay_floor(v);
+  if (floor)
+    printf("replay floor: %" PRIu64 " (committed records at or below it are "
+           "ignored)\n",
+           floor);
   for (const SlotScan &s : pend) {
-    printf("  slot %u: %s, generation %" PRIu64, s.index, state_name(s.state),
-           s.gen);
+    printf("  slot %u", s.index);
+    if (s.part)
+      printf(" record %u", s.part);
+    printf(": %s, generation %" PRIu64, state_name(s.state), s.gen);
     if (is_redo_state(s.state))
       printf(", commit order %" PRIu64 ", %" PRIu64 " entries", s.order,
              s.declared);
@@ -116,6 +123,8 @@ int cmd_info(const char *path) {
       printf(" -- DAMAGED: %s", s.problem);
     if (s.torn)
       printf(" -- %s", s.problem);
+    if (s.superseded)
+      printf(" -- at or below the replay floor: ignored");
     printf("\n");
   }
   int status = 0;
@@ -179,8 +188,8 @@ int cmd_check(const char *path) {
     }
   }
   if (status == 0)
-    printf("%s: ok (%zu slot(s) with logs to recover at the next open)\n", path,
-           recoverable);
+    printf("%s: ok (%zu record(s) with logs to recover at the next open)\n",
+           path, recoverable);
   unmap_pool(v.base, v.header.pool_size);
   return status;
 }

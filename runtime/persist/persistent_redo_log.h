@@ -40,6 +40,7 @@
 
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/persist/log_ring.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/persistent_undo_log.h"
 #include "runtime/persist/slot_log_index.h"
@@ -60,6 +61,15 @@ struct PersistentRedoLog {
     s.count = 0;
     s.logged = 0;
     tls_log_index.reset(s.capacity);
+  }
+
+  // Log ring (log_ring.h): the same, the record in the slot's next part.
+  static void begin_ring(pool::SlotHandle &s) {
+    ++s.gen;
+    s.count = 0;
+    s.logged = 0;
+    LogRing::begin(s);
+    tls_log_index.reset(s.slot_capacity);
   }
 
   static void discard(pool::SlotHandle &s) {
@@ -286,6 +296,29 @@ struct PersistentRedoLog {
     mark_idle(s);
   }
 
+  // Log ring commit (log_ring.h), under the locks: the last record's data
+  // lines, this record's entries and header are written back behind one
+  // sfence, then this record is written back in place, not flushed (the
+  // next commit's fence, or LogRing's slow paths, make it durable). Per
+  // commit: C*L (or W) + 1 + the previous commit's data lines clwb, 1 sfence
+  // (2 unless SEALED).
+  // False: nothing was logged.
+  static bool commit_ring(pool::SlotHandle &s, uint64_t order, bool sealed,
+                          uintptr_t skip_lo, uintptr_t skip_hi) {
+    if (!publish<true>(s, order, sealed))
+      return false;
+    write_back(s, skip_lo, skip_hi, /*flush=*/false);
+    s.last_unflushed = true;
+    s.last_part = s.part;
+    if (s.capacity == s.slot_capacity) // spilled over every part
+      s.wide_order = order;
+    s.last_skip_lo = skip_lo;
+    s.last_skip_hi = skip_hi;
+    s.part = uint8_t((s.part + 1) % pool::kRingParts);
+    s.count = 0;
+    return true;
+  }
+
   // Deferred flushing (paper IV-D), under the locks: as commit up to the
   // write-back, which issues no clwb. False: nothing was logged (nothing to
   // finish). The caller releases its locks, then calls finish_deferred.
@@ -323,11 +356,16 @@ private:
   // entry's check covers its generation and bytes), so a crash inside the
   // one fence leaves either the whole log or a torn one that recovery
   // discards; nothing is written in place before the fence.
+  // RING: a log ring's record (its part's header, the replay floor, the
+  // last record's data lines flushed behind the same fence).
+  template <bool Ring = false>
   static bool publish(pool::SlotHandle &s, uint64_t order, bool sealed) {
     uint64_t w = s.count;
     stat_add(this_thread().stats->log_entries, s.logged);
     if (w == 0)
       return false;
+    if constexpr (Ring)
+      LogRing::flush_last(s);
     for (uint64_t i = 0; i < w;) {
       pool::LogEntry &e = s.entries[i];
       switch (pool::entry_kind(e)) {
@@ -347,15 +385,25 @@ private:
     }
     if (!sealed)
       persist::sfence();
-    s.hdr->redo_count = w;
-    s.hdr->commit_order = order;
+    pool::RecordHeader &h = pool::record_header(*s.hdr, Ring ? s.part : 0);
+    uint64_t floor = 0;
+    if constexpr (Ring) {
+      floor = ReplayFloor::compute(s.index, order, s.floor);
+      h.floor = floor;
+    }
+    h.redo_count = w;
+    h.commit_order = order;
     __atomic_store_n(
-        &s.hdr->status,
+        &h.status,
         pool::slot_status(sealed ? pool::kRedoSealed : pool::kRedoCommitted,
                           s.gen),
         __ATOMIC_RELEASE);
-    persist::clwb(s.hdr);
+    persist::clwb(&h);
     persist::sfence();
+    if constexpr (Ring) {
+      ReplayFloor::published(s.index, order);
+      s.floor = floor;
+    }
     return true;
   }
 
@@ -401,7 +449,7 @@ private:
     if (r >= 0)
       return s.entries[r];
     if (__builtin_expect(s.count == s.capacity, 0))
-      slot_log_overflow(s);
+      slot_log_full(s, 1);
     tls_log_index.insert(word, s.count);
     ++s.logged;
     pool::LogEntry &e = s.entries[s.count++];

@@ -35,6 +35,7 @@
 #include "runtime/base/report.h"
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/persist/log_ring.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/slot_log_index.h"
 #include "runtime/pool/pool_format.h"
@@ -53,8 +54,8 @@ slot_log_overflow(const pool::SlotHandle &s) {
         "bytes per logged word); create the pool with larger slots "
         "(ptm-pool create --slot-size, or PTM_POOL_SLOT_SIZE for a pool the "
         "runtime creates)",
-        tx.where ? tx.where : "?", (unsigned long long)s.capacity,
-        (unsigned long long)(s.capacity * sizeof(pool::LogEntry) +
+        tx.where ? tx.where : "?", (unsigned long long)s.slot_capacity,
+        (unsigned long long)(s.slot_capacity * sizeof(pool::LogEntry) +
                              sizeof(pool::SlotHeader)));
 }
 
@@ -66,11 +67,20 @@ word_mask(uintptr_t word, uintptr_t lo, uintptr_t hi) {
   return uint8_t(((1u << last) - 1) & ~((1u << first) - 1));
 }
 
+// The log has no room for COUNT more records: a log ring's record takes the
+// whole slot (LogRing::spill) if that is enough, else fatal.
+__attribute__((noinline, cold)) inline void slot_log_full(pool::SlotHandle &s,
+                                                          uint64_t count) {
+  if (s.capacity < s.slot_capacity && s.count + count <= s.slot_capacity)
+    return LogRing::spill(s);
+  slot_log_overflow(s);
+}
+
 // The slot's next COUNT records, checked against its capacity.
 __attribute__((always_inline)) inline pool::LogEntry &
 slot_records(pool::SlotHandle &s, uint64_t count) {
   if (__builtin_expect(s.count + count > s.capacity, 0))
-    slot_log_overflow(s);
+    slot_log_full(s, count);
   pool::LogEntry &e = s.entries[s.count];
   s.count += count;
   return e;

@@ -4,6 +4,7 @@
 
 #include "ptm.h"
 #include "runtime/base/report.h"
+#include "runtime/persist/log_ring.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/pool/deferred_free.h"
@@ -50,8 +51,10 @@ void release_slot_at_exit(void *) {
   free_passed_blocks(/*wait=*/true);
   SlotHandle &s = tls_slot;
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
-  if (s.epoch != 0 && s.epoch == pool_epoch.load())
+  if (s.epoch != 0 && s.epoch == pool_epoch.load()) {
+    LogRing::drain(s); // its last commit's data durable
     slot_claimed[s.index].store(0, std::memory_order_release);
+  }
   s.epoch = 0;
   tls_log_index.release();
 }
@@ -143,6 +146,7 @@ int open_pool(const char *path, size_t size) {
   for (uint32_t i = 0; i < kMaxSlots; ++i)
     slot_claimed[i].store(0, std::memory_order_relaxed);
   commit_counter.store(0);
+  ReplayFloor::reset();
   pool_epoch.store(++epoch_counter, std::memory_order_seq_cst);
   return 0;
 }
@@ -176,6 +180,8 @@ void close_pool() {
   for (uint32_t i = 0; i < open_view.header.slot_count && i < kMaxSlots; ++i)
     while (slot_active[i].load(std::memory_order_seq_cst))
       sched_yield();
+  // Log ring: the last commits' data lines, then their records idle.
+  LogRing::close_all();
   delete pool_heap;
   pool_heap = nullptr;
   chunk_lo = chunk_hi = 0;
@@ -238,18 +244,32 @@ void claim_slot() {
     if (slot_claimed[i].compare_exchange_strong(expected, 1)) {
       s.index = i;
       s.hdr = open_view.slot(i);
-      s.entries = open_view.entries(i);
-      s.capacity = open_view.capacity();
+      s.entries = s.slot_entries = open_view.entries(i);
+      s.capacity = s.slot_capacity = open_view.capacity();
+      // Log ring: from part 0, nothing unflushed, the slot's floors (a
+      // record this thread writes never lowers the pool's floor).
+      s.part = 0;
+      s.last_unflushed = false;
+      s.floor = 0;
+      s.wide_order = 0;
+      for (unsigned p = 0; p < kRingParts; ++p)
+        if (record_header(*s.hdr, p).floor > s.floor)
+          s.floor = record_header(*s.hdr, p).floor;
       // Generations of a claim start above every generation an earlier
       // claim can have left in the entries (a lazy transaction's aborted
-      // entries are not reflected in the status word): the next multiple of
-      // 2^24, made durable before the first transaction.
-      uint64_t g = status_gen(s.hdr->status) + 1;
+      // entries are not reflected in a status word): the next multiple of
+      // 2^24 above the last claim's and the records', made durable before
+      // the first transaction. (The records stay: a log ring's may still be
+      // needed, docs/algorithms.md.)
+      uint64_t g = s.hdr->claim_gen;
+      for (unsigned p = 0; p < kRingParts; ++p)
+        if (status_gen(record_header(*s.hdr, p).status) > g)
+          g = status_gen(record_header(*s.hdr, p).status);
+      g += 1;
       s.gen = (g + (1ull << 24) - 1) & ~((1ull << 24) - 1);
       s.count = 0;
-      __atomic_store_n(&s.hdr->status, slot_status(kIdle, s.gen),
-                       __ATOMIC_RELEASE);
-      persist::persist_range(&s.hdr->status, sizeof s.hdr->status);
+      __atomic_store_n(&s.hdr->claim_gen, s.gen, __ATOMIC_RELEASE);
+      persist::persist_range(&s.hdr->claim_gen, sizeof s.hdr->claim_gen);
       s.epoch = pool_epoch.load();
       pthread_setspecific(slot_key, &s);
       return;
@@ -261,7 +281,8 @@ void claim_slot() {
 }
 
 uint64_t next_commit_order() {
-  return commit_counter.fetch_add(1, std::memory_order_relaxed) + 1;
+  // (seq_cst: the log ring's floor relies on orders taken in that order)
+  return commit_counter.fetch_add(1, std::memory_order_seq_cst) + 1;
 }
 
 void *root_object(size_t size, void (*create)(size_t)) {

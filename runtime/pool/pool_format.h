@@ -1,15 +1,18 @@
-//===- pool_format.h - the on-media layout of a pool file (v2) --*- C++ -*-===//
+//===- pool_format.h - the on-media layout of a pool file (v3) --*- C++ -*-===//
 //
 //   offset 0          PoolHeader, 4 KiB, immutable after creation, checksummed
 //   offset 4096       RootDescriptor (one cache line, changed transactionally)
 //   offset 8192       slot_count thread slots of slot_size bytes each
 //   heap_offset       the persistent heap, up to the end of the pool
 //
-// A thread slot is one cache line of SlotHeader followed by 32-byte LogEntry
-// records: word entries (one record), chunk entries of coarse-grained logging
-// (a header record + the chunk's bytes, whole cache lines) and padding records
-// (version 2). docs/pool.md describes every field; this header is the
-// definition.
+// A thread slot is two cache lines of SlotHeader (three record headers:
+// version 3) followed by 32-byte LogEntry records: word entries (one record),
+// chunk entries of coarse-grained logging (a header record + the chunk's
+// bytes, whole cache lines) and padding records (version 2). Record header 0
+// describes a log that starts at the first entry (undo logs, one-record redo
+// logs, part 0 of a log ring); headers 1 and 2 the records that start at
+// parts 1 and 2 of a log ring (ring_part_begin). docs/pool.md describes every
+// field; this header is the definition.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POOL_POOL_FORMAT_H
@@ -22,7 +25,8 @@ namespace ptm {
 namespace pool {
 
 constexpr char kMagic[8] = {'P', 'T', 'M', 'P', 'O', 'O', 'L', '\0'};
-constexpr uint32_t kVersion = 2; // 2: chunk entries, heap granularity
+// 2: chunk entries, heap granularity; 3: log ring (three record headers)
+constexpr uint32_t kVersion = 3;
 constexpr uint64_t kHeaderSize = 4096;
 constexpr uint64_t kRootOffset = 4096;
 constexpr uint64_t kSlotsOffset = 8192;
@@ -91,11 +95,51 @@ constexpr bool is_redo_state(SlotState s) {
   return s == kRedoCommitted || s == kRedoSealed;
 }
 
+// One record of a slot: its state and, committed, its place in the commit
+// order and its length. FLOOR (log ring, docs/algorithms.md "Log ring"): a
+// replay floor its writer knew when it wrote the header, i.e. every
+// transaction with a commit order <= FLOOR had its data durable then;
+// recovery takes the largest FLOOR of the pool's record headers (whatever
+// their state) and ignores every committed record at or below it.
+struct RecordHeader {
+  uint64_t status;       // state | generation << 8
+  uint64_t commit_order; // global order of a redo-committed transaction
+  uint64_t redo_count;   // records of a redo-committed transaction
+  uint64_t floor;        // replay floor (0: none)
+};
+
+// Parts of a log ring, each with its record header.
+constexpr unsigned kRingParts = 3;
+
+// Record header 0 is also the slot's status word (STATUS, COMMIT_ORDER,
+// REDO_COUNT at the offsets of versions 1 and 2).
 struct alignas(64) SlotHeader {
   uint64_t status;       // state | generation << 8
   uint64_t commit_order; // global order of a redo-committed transaction
-  uint64_t redo_count;   // entries of a redo-committed transaction
+  uint64_t redo_count;   // records of a redo-committed transaction
+  uint64_t floor;        // replay floor (RecordHeader)
+  RecordHeader ring[kRingParts - 1]; // record headers 1 and 2
+  uint64_t claim_gen;                // first generation of the last claim
+  uint64_t reserved[3];              // 0
 };
+static_assert(sizeof(SlotHeader) == 128, "two cache lines");
+
+inline RecordHeader &record_header(SlotHeader &h, unsigned part) {
+  static_assert(sizeof(RecordHeader) == 32 &&
+                    offsetof(SlotHeader, ring) == sizeof(RecordHeader),
+                "record headers are an array");
+  return reinterpret_cast<RecordHeader *>(&h)[part];
+}
+inline const RecordHeader &record_header(const SlotHeader &h, unsigned part) {
+  return reinterpret_cast<const RecordHeader *>(&h)[part];
+}
+
+// First record of part P of a log ring in a slot of CAPACITY records: the
+// entries are split in three, each part starting on a cache line (an even
+// record). Part P ends where part P + 1 begins (part 2 at CAPACITY).
+constexpr uint64_t ring_part_begin(uint64_t capacity, unsigned part) {
+  return part >= kRingParts ? capacity : (capacity * part / kRingParts) & ~1ull;
+}
 
 // One logged 8-byte word. ADDR is 8-aligned; META is a byte mask (bit i:
 // byte i of the word is logged) | generation << 8; DATA is the word (old

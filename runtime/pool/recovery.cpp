@@ -13,15 +13,29 @@
 namespace ptm {
 namespace pool {
 
-SlotScan scan_slot(const PoolView &view, uint32_t index) {
+uint64_t replay_floor(const PoolView &view) {
+  uint64_t w = 0;
+  for (uint32_t i = 0; i < view.header.slot_count; ++i)
+    for (unsigned p = 0; p < kRingParts; ++p) {
+      uint64_t f = record_header(*view.slot(i), p).floor;
+      if (f > w)
+        w = f;
+    }
+  return w;
+}
+
+SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part,
+                   uint64_t floor) {
   SlotScan s;
   s.index = index;
-  const SlotHeader *hdr = view.slot(index);
+  s.part = part;
+  s.begin = ring_part_begin(view.capacity(), part);
+  const RecordHeader *hdr = &record_header(*view.slot(index), part);
   uint64_t status = __atomic_load_n(&hdr->status, __ATOMIC_ACQUIRE);
   s.state = status_state(status);
   s.gen = status_gen(status);
-  const LogEntry *e = view.entries(index);
-  uint64_t cap = view.capacity();
+  const LogEntry *e = view.entries(index) + s.begin;
+  uint64_t cap = view.capacity() - s.begin;
   // Counts the valid entry X (padding records are not entries).
   auto take = [&](const LogEntry &x) {
     s.records += entry_records(x);
@@ -45,12 +59,17 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
   case kRedoSealed:
     s.order = hdr->commit_order;
     s.declared = hdr->redo_count;
+    if (s.order <= floor) { // its data are durable: its part may be reused
+      s.superseded = true;
+      break;
+    }
     if (s.declared > cap) {
       s.damaged = true;
       snprintf(s.problem, sizeof s.problem,
                "thread slot %u: committed redo log of %llu entries exceeds "
-               "the slot capacity %llu",
-               index, (unsigned long long)s.declared, (unsigned long long)cap);
+               "the slot capacity %llu (record %u)",
+               index, (unsigned long long)s.declared, (unsigned long long)cap,
+               part);
       break;
     }
     while (s.records < s.declared) {
@@ -83,11 +102,13 @@ SlotScan scan_slot(const PoolView &view, uint32_t index) {
 
 std::vector<SlotScan> pending_slots(const PoolView &view) {
   std::vector<SlotScan> out;
-  for (uint32_t i = 0; i < view.header.slot_count; ++i) {
-    SlotScan s = scan_slot(view, i);
-    if (s.state != kIdle || s.damaged)
-      out.push_back(s);
-  }
+  uint64_t floor = replay_floor(view);
+  for (uint32_t i = 0; i < view.header.slot_count; ++i)
+    for (unsigned p = 0; p < kRingParts; ++p) {
+      SlotScan s = scan_slot(view, i, p, floor);
+      if (s.state != kIdle || s.damaged)
+        out.push_back(s);
+    }
   return out;
 }
 
@@ -115,10 +136,28 @@ void apply(const LogEntry &e) {
   persist::clwb(word);
 }
 
-void mark_idle(SlotHeader *hdr, uint64_t gen) {
-  __atomic_store_n(&hdr->status, slot_status(kIdle, gen), __ATOMIC_RELEASE);
-  persist::clwb(&hdr->status);
+void mark_idle(const PoolView &view, const SlotScan &s) {
+  RecordHeader &h = record_header(*view.slot(s.index), s.part);
+  __atomic_store_n(&h.status, slot_status(kIdle, s.gen), __ATOMIC_RELEASE);
+  persist::clwb(&h.status);
   persist::sfence();
+}
+
+// Every record idle: the floors go back to 0 (the commit orders of the next
+// session start again from 1).
+void clear_floors(const PoolView &view) {
+  bool any = false;
+  for (uint32_t i = 0; i < view.header.slot_count; ++i)
+    for (unsigned p = 0; p < kRingParts; ++p) {
+      RecordHeader &h = record_header(*view.slot(i), p);
+      if (h.floor == 0)
+        continue;
+      h.floor = 0;
+      persist::clwb(&h.floor);
+      any = true;
+    }
+  if (any)
+    persist::sfence();
 }
 
 } // namespace
@@ -151,21 +190,22 @@ int recover(const PoolView &view, const char *path, RecoveryStats *stats,
       ++st.entries;
     }
     persist::sfence();
-    mark_idle(view.slot(s.index), s.gen);
+    mark_idle(view, s);
     ++st.undone;
   }
 
   // Torn sealed commits: nothing of theirs reached memory; forget them.
+  // Records at or below the replay floor: their data are durable.
   for (const SlotScan &s : pending)
-    if (s.torn) {
-      mark_idle(view.slot(s.index), s.gen);
-      ++st.discarded;
+    if (s.torn || s.superseded) {
+      mark_idle(view, s);
+      ++(s.torn ? st.discarded : st.superseded);
     }
 
   // Committed lazy transactions: write back, oldest commit first.
   std::vector<SlotScan> redo;
   for (const SlotScan &s : pending)
-    if (is_redo_state(s.state) && !s.torn)
+    if (is_redo_state(s.state) && !s.torn && !s.superseded)
       redo.push_back(s);
   std::sort(redo.begin(), redo.end(), [](const SlotScan &a, const SlotScan &b) {
     return a.order < b.order;
@@ -186,9 +226,10 @@ int recover(const PoolView &view, const char *path, RecoveryStats *stats,
     if (cut)
       return 0;
     persist::sfence();
-    mark_idle(view.slot(s.index), s.gen);
+    mark_idle(view, s);
     ++st.replayed;
   }
+  clear_floors(view);
   return 0;
 }
 

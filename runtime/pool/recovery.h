@@ -7,6 +7,10 @@
 //                        fence, mark the slot idle (clwb, fence)
 //   redo-committed slot  replay the entries of its REDO_COUNT records, slots
 //                        in ascending commit order, flush, fence, mark idle
+// A slot has three record headers (a log ring's parts, pool_format.h); a
+// committed record at or below the replay floor (the largest FLOOR of the
+// pool's record headers) has its data durable and is ignored; the floors go
+// back to 0 once every record is idle.
 // Entries are word entries (byte mask), chunk entries (G bytes written whole)
 // or padding (pool_format.h).
 // Every step is idempotent and a slot becomes idle only after its effects
@@ -26,30 +30,40 @@
 namespace ptm {
 namespace pool {
 
-// What one slot holds (scan_slot: read-only).
+// What one record of a slot holds (scan_slot: read-only).
 struct SlotScan {
   uint32_t index = 0;
+  unsigned part = 0;  // record header (0: the slot's status word)
+  uint64_t begin = 0; // its first record in the slot's entries
   SlotState state = kIdle;
   uint64_t gen = 0;
-  uint64_t order = 0;    // commit order (redo-committed)
-  uint64_t entries = 0;  // valid entries to apply
-  uint64_t records = 0;  // records they take (with padding)
-  uint64_t declared = 0; // redo_count (redo-committed): records
-  uint64_t outside = 0;  // valid entries outside the pool's data (skipped)
-  bool damaged = false;  // unrecoverable: a committed entry is invalid, or an
-                         // unknown state
-  bool torn = false;     // a sealed commit whose fence never completed: an
-                         // entry is invalid (PROBLEM says which); discarded
+  uint64_t order = 0;      // commit order (redo-committed)
+  uint64_t entries = 0;    // valid entries to apply
+  uint64_t records = 0;    // records they take (with padding)
+  uint64_t declared = 0;   // redo_count (redo-committed): records
+  uint64_t outside = 0;    // valid entries outside the pool's data (skipped)
+  bool damaged = false;    // unrecoverable: a committed entry is invalid, or an
+                           // unknown state
+  bool torn = false;       // a sealed commit whose fence never completed: an
+                           // entry is invalid (PROBLEM says which); discarded
+  bool superseded = false; // committed at or below the replay floor: its
+                           // data are durable, it is ignored (not scanned)
   char problem[160] = "";
 };
 
-SlotScan scan_slot(const PoolView &view, uint32_t index);
+// The pool's replay floor: the largest FLOOR of its record headers
+// (pool_format.h RecordHeader).
+uint64_t replay_floor(const PoolView &view);
+
+// Record PART of slot INDEX, FLOOR the pool's replay floor.
+SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part = 0,
+                   uint64_t floor = 0);
 
 // Calls F(entry) for each valid entry of S (scan_slot), oldest first
 // (padding records skipped).
 template <class F>
 void for_each_entry(const PoolView &view, const SlotScan &s, F f) {
-  const LogEntry *e = view.entries(s.index);
+  const LogEntry *e = view.entries(s.index) + s.begin;
   for (uint64_t i = 0; i < s.records; i += entry_records(e[i]))
     if (entry_kind(e[i]) != kPadEntry)
       f(e[i]);
@@ -60,14 +74,15 @@ inline uint64_t entry_span(const LogEntry &e) {
   return entry_kind(e) == kChunkEntry ? e.data : 8;
 }
 
-// The slots that need recovery (state != idle), in slot order.
+// The records that need recovery (state != idle), in slot and part order.
 std::vector<SlotScan> pending_slots(const PoolView &view);
 
 struct RecoveryStats {
-  uint64_t undone = 0;    // undo-active slots rolled back
-  uint64_t replayed = 0;  // redo-committed slots written back
-  uint64_t discarded = 0; // torn sealed commits dropped (never acknowledged)
-  uint64_t entries = 0;   // entries applied
+  uint64_t undone = 0;     // undo-active slots rolled back
+  uint64_t replayed = 0;   // redo-committed slots written back
+  uint64_t discarded = 0;  // torn sealed commits dropped (never acknowledged)
+  uint64_t superseded = 0; // records at or below the replay floor ignored
+  uint64_t entries = 0;    // entries applied
 };
 
 // Recovers every slot. MAX_ENTRIES (tests: a crash in the middle of

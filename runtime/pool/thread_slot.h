@@ -27,16 +27,29 @@ constexpr uint32_t kMaxSlots = 256; // = palloc arenas
 
 struct SlotHandle {
   SlotHeader *hdr;
-  LogEntry *entries;
-  uint64_t capacity; // entries
-  uint64_t gen;      // generation of the current (or last) transaction
-  uint64_t count;    // records of the current transaction
-  uint64_t logged;   // entries of the current transaction (ptm_stats)
-  uint64_t epoch;    // pool epoch the slot belongs to (0: none)
+  LogEntry *entries;      // of the current record (a log ring: of its part)
+  uint64_t capacity;      // records from ENTRIES to the end of its part
+  LogEntry *slot_entries; // the slot's first record
+  uint64_t slot_capacity; // records of the whole slot
+  uint64_t gen;           // generation of the current (or last) transaction
+  uint64_t count;         // records of the current transaction
+  uint64_t logged;        // entries of the current transaction (ptm_stats)
+  uint64_t epoch;         // pool epoch the slot belongs to (0: none)
   uint32_t index;
   bool heap_work;      // leave_tx has work: frees to settle or a reuse wait
   bool frees_held;     // the attempt released pool memory (heap_adapter.h)
   uint64_t reuse_wait; // an allocation waits for this reuse stamp (0: none)
+  // Log ring (runtime/persist/log_ring.h): the part the next record goes to;
+  // the last committed record (its data written back, not yet flushed while
+  // LAST_UNFLUSHED), its private stack range (not flushed); the largest
+  // replay floor this thread has written durably; the order of a last
+  // record that took the whole slot (LogRing::spill; 0: none).
+  uint8_t part;
+  bool last_unflushed;
+  uint8_t last_part;
+  uintptr_t last_skip_lo, last_skip_hi;
+  uint64_t floor;
+  uint64_t wide_order;
 };
 
 extern __thread SlotHandle tls_slot;

@@ -25,7 +25,12 @@
 //   a global word, then a chunk    eager: 2 entries (word + chunk: a pad
 //                                  record between them, +1 clwb), L+6 clwb,
 //                                  5 sfence; lazy: L+5 clwb, 4 sfence
-// (ip_tlrw, fence pipelining: 4, 4 and 4 sfence). Under eADR (PTM_EADR=1,
+// (ip_tlrw, fence pipelining: 4, 4 and 4 sfence). The log ring
+// (PTM_OPT_LOG_RING, the lazy gp_/ip_ libraries) moves a commit's data
+// lines (one clwb per entry) to the next writing commit, before its fence,
+// and writes no idle status: E entries of L lines, P data lines of the
+// previous writing commit: L*E + 1 + P clwb, 1 sfence (2 with pool blocks
+// allocated). Under eADR (PTM_EADR=1,
 // the test-only eADR copies) every clwb count is 0 and the sfences stay.
 // Prints the measured figures.
 //
@@ -83,11 +88,23 @@ int main() {
   // blocks); eager: the status goes active with the first entry, behind its
   // fence, so a read-only transaction pays nothing.
   const uint64_t sealed = optimized && PTM_OPT_SEALED_LOG ? 1 : 0;
-  const uint64_t lazy_fences = 4 - sealed;
+  const bool ring =
+      lazy && sealed && PTM_OPT_DEFERRED_FLUSH && PTM_OPT_LOG_RING;
+  const uint64_t lazy_fences = ring ? 1 : 4 - sealed;
+  // The log ring: data lines the last writing commit left to the next.
+  uint64_t prev = 0;
+  // A lazy commit's clwb: E entries taking ENTRY_LINES lines, one data line
+  // per entry.
+  auto lazy_clwb = [&](uint64_t entry_lines, uint64_t e) {
+    uint64_t n = ring ? entry_lines + 1 + prev : entry_lines + 1 + e + 1;
+    prev = e;
+    return flushes(n);
+  };
   const uint64_t G = PTM_LOG_GRANULARITY;
   const uint64_t L = coarse && G == 64 ? 2 : 1; // lines per entry
   // Warm-up: the thread's first transaction claims its slot.
   run_tx([&] { __ptm_write_8(&words[0], 1); });
+  prev = 1;
 
   for (uint64_t w : {1, 2, 5, 10}) {
     ptm_stats_t before, after;
@@ -102,7 +119,7 @@ int main() {
            ptm_algorithm(), (unsigned long long)w, (unsigned long long)d.clwb,
            (unsigned long long)d.sfence, (unsigned long long)d.log_entries);
     CHECK_EQ(d.commits, 1u);
-    CHECK_EQ(d.clwb, flushes((L + 1) * w + 2));
+    CHECK_EQ(d.clwb, lazy ? lazy_clwb(L * w, w) : flushes((L + 1) * w + 2));
     CHECK_EQ(d.sfence, lazy ? lazy_fences : (pipelined ? 4 : w + 3) - sealed);
     CHECK_EQ(d.log_entries, w);
   }
@@ -122,7 +139,7 @@ int main() {
     });
     ptm_stats(&after);
     ptm_stats_t d = delta(before, after);
-    CHECK_EQ(d.clwb, flushes(coarse ? L + 1 + 2 : 2 * 2 + 2u));
+    CHECK_EQ(d.clwb, coarse ? lazy_clwb(L, 1) : lazy_clwb(2, 2));
     CHECK_EQ(d.sfence, lazy_fences);
     CHECK_EQ(d.log_entries, coarse ? 1u : 2u);
     CHECK_EQ(words[0], 6u);
@@ -172,8 +189,8 @@ int main() {
     for (uint32_t k = 0; k < 4; ++k)
       CHECK_EQ(*reinterpret_cast<uint32_t *>(c0 + k * (G / 4)), k + 40);
     CHECK_EQ(x.log_entries, 1u);
-    CHECK_EQ(x.clwb, flushes(lazy ? L + 1 + 2 : L + 4 + 2));
-    CHECK_EQ(x.sfence, 4 - sealed);
+    CHECK_EQ(x.clwb, lazy ? lazy_clwb(L, 1) : flushes(L + 4 + 2));
+    CHECK_EQ(x.sfence, lazy ? lazy_fences : 4 - sealed);
 
     // One write into each of two chunks.
     x = count("2 chunks", [&] {
@@ -183,8 +200,8 @@ int main() {
     CHECK_EQ(*reinterpret_cast<uint64_t *>(c0 + 8), 7u);
     CHECK_EQ(*reinterpret_cast<uint64_t *>(c0 + G), 8u);
     CHECK_EQ(x.log_entries, 2u);
-    CHECK_EQ(x.clwb, flushes(2 * L + 2 + 2));
-    CHECK_EQ(x.sfence, (lazy || pipelined ? 4u : 5u) - sealed);
+    CHECK_EQ(x.clwb, lazy ? lazy_clwb(2 * L, 2) : flushes(2 * L + 2 + 2));
+    CHECK_EQ(x.sfence, lazy ? lazy_fences : (pipelined ? 4u : 5u) - sealed);
 
     // A word outside the pool keeps a word entry; the chunk entry after it
     // starts on a new line (a padding record).
@@ -196,18 +213,23 @@ int main() {
     CHECK_EQ(global_word, 2u);
     CHECK_EQ(*reinterpret_cast<uint64_t *>(c0), 9u);
     CHECK_EQ(x.log_entries, 2u);
-    CHECK_EQ(x.clwb, flushes(lazy ? L + 5 : L + 6));
-    CHECK_EQ(x.sfence, (lazy || pipelined ? 4u : 5u) - sealed);
+    // (the padding record shares the word entry's line)
+    CHECK_EQ(x.clwb, lazy ? lazy_clwb(1 + L, 2) : flushes(L + 6));
+    CHECK_EQ(x.sfence, lazy ? lazy_fences : (pipelined ? 4u : 5u) - sealed);
   }
 
   // Last-allocation tracking. E log entries (the heap's metadata words),
-  // L = 4 lines of the block: 2E+2+L clwb; lazy 4 sfence, eager E+3.
+  // L = 4 lines of the block: 2E+2+L clwb; lazy 4 sfence, eager E+3 (the
+  // log ring: L*E + 1 + 4 + P clwb, 2 sfence).
   const uint64_t kWords = 32;
   ptm_stats_t alloc_only, alloc_write;
   // (round -1 warms the size class up: its first allocation writes more
   // allocator metadata than the later ones)
+  uint64_t alloc_prev[2] = {0, 0};
   for (int round = -1; round < 2; ++round) {
     bool fill = round == 1;
+    if (round >= 0)
+      alloc_prev[round] = prev;
     ptm_stats(&before);
     void *block = nullptr;
     run_tx([&] {
@@ -224,7 +246,11 @@ int main() {
       (fill ? alloc_write : alloc_only) = delta(before, after);
     for (uint64_t i = 0; fill && i < kWords; ++i)
       CHECK_EQ(static_cast<uint64_t *>(block)[i], i + 1);
+    // (the free's entries are the data lines the next commit flushes)
+    ptm_stats(&before);
     run_tx([&] { ptm_free(block); });
+    ptm_stats(&after);
+    prev = delta(before, after).log_entries;
   }
   for (const ptm_stats_t *t : {&alloc_only, &alloc_write}) {
     uint64_t e = t->log_entries;
@@ -233,14 +259,17 @@ int main() {
            (unsigned long long)t->clwb, (unsigned long long)t->sfence,
            (unsigned long long)e);
     // (coarse eager: a metadata chunk entry may cover several written words)
-    if (!coarse || lazy)
+    if (ring)
+      CHECK_EQ(t->clwb, flushes(L * e + 1 + 4 + alloc_prev[t == &alloc_write]));
+    else if (!coarse || lazy)
       CHECK_EQ(t->clwb, flushes((L + 1) * e + 2 + 4));
     if (!pipelined) // (pipelined: depends on which metadata words share locks)
-      CHECK_EQ(t->sfence, lazy ? 4 : e + 3 - sealed);
+      CHECK_EQ(t->sfence, lazy ? (ring ? 2 : 4) : e + 3 - sealed);
   }
   uint64_t extra = last_alloc ? 0 : kWords;
   CHECK_EQ(alloc_write.log_entries - alloc_only.log_entries, extra);
-  CHECK_EQ(alloc_write.clwb - alloc_only.clwb, flushes(2 * extra));
+  if (!ring) // (the ring: the previous commits' lines differ)
+    CHECK_EQ(alloc_write.clwb - alloc_only.clwb, flushes(2 * extra));
   if (!pipelined)
     CHECK_EQ(alloc_write.sfence - alloc_only.sfence, lazy ? 0 : extra);
 

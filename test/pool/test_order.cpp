@@ -70,35 +70,38 @@ int main() {
   PoolView &view = pool.view;
   int reverted = 0;
   uint64_t orders[3] = {0, 0, 0};
-  for (uint32_t i = 0; i < view.header.slot_count; ++i) {
-    SlotHeader *s = view.slot(i);
-    uint64_t gen = status_gen(s->status);
-    const LogEntry *e = view.entries(i);
-    bool wrote_x = false;
-    uint64_t value = 0;
-    // (word entries, or chunk entries of coarse-grained logging: X's chunk)
-    uint64_t n = s->redo_count < view.capacity() ? s->redo_count : 0;
-    for (uint64_t k = 0; k < n && entry_valid(e[k], gen, n - k);
-         k += entry_records(e[k])) {
-      EntryKind kind = entry_kind(e[k]);
-      if (kind == kWordEntry && e[k].addr == x_addr) {
-        wrote_x = true;
-        value = e[k].data;
-      } else if (kind == kChunkEntry && e[k].addr <= x_addr &&
-                 x_addr < e[k].addr + e[k].data) {
-        wrote_x = true;
-        memcpy(&value, chunk_bytes(e[k]) + (x_addr - e[k].addr), 8);
+  // (every record header of a slot: a log ring's record may be in any part)
+  for (uint32_t i = 0; i < view.header.slot_count; ++i)
+    for (unsigned p = 0; p < kRingParts; ++p) {
+      RecordHeader *s = &record_header(*view.slot(i), p);
+      uint64_t gen = status_gen(s->status);
+      uint64_t b = ring_part_begin(view.capacity(), p);
+      const LogEntry *e = view.entries(i) + b;
+      bool wrote_x = false;
+      uint64_t value = 0;
+      // (word entries, or chunk entries of coarse-grained logging: X's chunk)
+      uint64_t n = s->redo_count <= view.capacity() - b ? s->redo_count : 0;
+      for (uint64_t k = 0; k < n && entry_valid(e[k], gen, n - k);
+           k += entry_records(e[k])) {
+        EntryKind kind = entry_kind(e[k]);
+        if (kind == kWordEntry && e[k].addr == x_addr) {
+          wrote_x = true;
+          value = e[k].data;
+        } else if (kind == kChunkEntry && e[k].addr <= x_addr &&
+                   x_addr < e[k].addr + e[k].data) {
+          wrote_x = true;
+          memcpy(&value, chunk_bytes(e[k]) + (x_addr - e[k].addr), 8);
+        }
       }
+      if (!wrote_x || status_state(s->status) != kIdle)
+        continue;
+      printf("slot %u record %u: X = %llu, commit order %llu\n", i, p,
+             (unsigned long long)value, (unsigned long long)s->commit_order);
+      if (value >= 1 && value <= 3)
+        orders[value - 1] = s->commit_order;
+      s->status = slot_status(kRedoCommitted, gen);
+      ++reverted;
     }
-    if (!wrote_x || status_state(s->status) != kIdle)
-      continue;
-    printf("slot %u: X = %llu, commit order %llu\n", i,
-           (unsigned long long)value, (unsigned long long)s->commit_order);
-    if (value >= 1 && value <= 3)
-      orders[value - 1] = s->commit_order;
-    s->status = slot_status(kRedoCommitted, gen);
-    ++reverted;
-  }
   CHECK_EQ(reverted, 3);
   CHECK(orders[0] < orders[1] && orders[1] < orders[2]);
   auto *r = reinterpret_cast<Root *>(x_addr);

@@ -79,8 +79,8 @@ run("create", pool, "32M", want_rc=1, want_err=["the file exists"])
 run("info", pool, want_rc=0,
     want_out=["size:        33554432 bytes", "base:        0x", "creator:     ptm-pool",
               "slots:       64 x 262144 bytes", "root:        none",
-              "pending:     0 slot(s)", "heap stats:  0 blocks"])
-run("check", pool, want_rc=0, want_out=["ok (0 slot(s)"])
+              "pending:     0 record(s)", "heap stats:  0 blocks"])
+run("check", pool, want_rc=0, want_out=["ok (0 record(s)"])
 small = os.path.join(work, "small.pool")
 run("create", small, "24M", "--slots", "8", "--slot-size", "64K", want_rc=0,
     want_out=["8 slots of 65536 bytes"])
@@ -93,25 +93,26 @@ pool_size, base = struct.unpack_from("<QQ", hdr, 16)
 slot_count, = struct.unpack_from("<I", hdr, 32)
 slot_size, slots_off, heap_off = struct.unpack_from("<QQQ", hdr, 40)
 
-# A redo-committed slot with one valid entry: pending, recoverable, ok.
+# A redo-committed slot with one valid entry (after the slot's two header
+# lines): pending, recoverable, ok.
 slot = 5
 gen = 3
 soff = slots_off + slot * slot_size
 addr = base + pool_size - 8  # a heap data word
 meta = 0xFF | gen << 8
 data = 0x1234
-patch(pool, soff + 64, struct.pack("<QQQQ", addr, meta, data, entry_check(addr, meta, data)))
+patch(pool, soff + 128, struct.pack("<QQQQ", addr, meta, data, entry_check(addr, meta, data)))
 patch(pool, soff, struct.pack("<QQQ", 2 | gen << 8, 1, 1))
 before = digest(pool)
 run("info", pool, want_rc=0,
-    want_out=["pending:     1 slot(s)",
+    want_out=["pending:     1 record(s)",
               "slot 5: redo-committed, generation 3, commit order 1, 1 entries"])
-run("check", pool, want_rc=0, want_out=["ok (1 slot(s) with logs to recover"])
+run("check", pool, want_rc=0, want_out=["ok (1 record(s) with logs to recover"])
 if digest(pool) != before:
     fail("info/check changed the file")
 
 # The entry torn: a committed log is damaged.
-patch(pool, soff + 64 + 16, struct.pack("<Q", data ^ 1))
+patch(pool, soff + 128 + 16, struct.pack("<Q", data ^ 1))
 before = digest(pool)
 run("check", pool, want_rc=1,
     want_err=["thread slot 5: entry 0 of its committed redo log (generation 3) is damaged"])

@@ -632,7 +632,7 @@ static void test_starve(void) {
   double t0 = now_seconds();
   int rounds = 20;
   long max_attempts = 0;
-  /* A persistent library logs every write in its thread's pool slot (8190
+  /* A persistent library logs every write in its thread's pool slot (8188
    * entries in the default pool): the long transaction writes half the
    * cells there (still conflicting with most short ones) and reads all. */
   const char *lib = ptm_algorithm();
