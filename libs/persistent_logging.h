@@ -277,7 +277,7 @@ struct PersistentLazyT {
 
   static void commit(TxThread &tx, uint64_t order) {
     PrivateStack stack = PrivateStack::of(tx);
-    bool sealed = Sealed && !allocated_pool_blocks(tx);
+    bool sealed = Sealed && !pool::tls_slot.flushed_blocks;
     if constexpr (Ring) {
       pending.on = PersistentRedoLog::commit_ring(pool::tls_slot, order, sealed,
                                                   stack.lo, stack.hi);

@@ -16,7 +16,8 @@
 //                    them), once per line, before the commit's fences; if
 //                    the attempt logged nothing (the read-only commit path,
 //                    which fences nothing) one sfence makes them durable
-//                    before the commit returns
+//                    before the commit returns; the commit reads whether
+//                    it flushed any (SlotHandle::flushed_blocks)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_PERSISTENT_POLICY_BASE_H
@@ -79,16 +80,9 @@ struct PersistentPolicyBase : Base {
     }
     if (flushed && pool::tls_slot.count == 0)
       persist::sfence();
+    pool::tls_slot.flushed_blocks = flushed;
   }
 };
-
-// True if the attempt allocated pool blocks (flush_allocs flushes them).
-inline bool allocated_pool_blocks(const TxThread &tx) {
-  for (size_t i = 0; i < tx.allocs.size; ++i)
-    if (pool::pool_heap && pool::pool_heap->contains(tx.allocs[i].ptr))
-      return true;
-  return false;
-}
 
 } // namespace ptm
 

@@ -27,15 +27,7 @@ void flush_record_of(uint32_t index, unsigned part, uint64_t order) {
   uint64_t n = __atomic_load_n(&h.redo_count, __ATOMIC_RELAXED);
   if (n > cap - b)
     n = cap - b;
-  const pool::LogEntry *e = v.entries(index) + b;
-  for (uint64_t i = 0; i < n;) {
-    pool::LogEntry x;
-    memcpy(&x, &e[i], sizeof x);
-    uint64_t span = pool::entry_kind(x) == pool::kChunkEntry ? x.data : 8;
-    if (pool::entry_kind(x) != pool::kPadEntry && v.is_data(x.addr, span))
-      persist::clwb(reinterpret_cast<const void *>(x.addr));
-    i += pool::entry_records(x);
-  }
+  LogRing::flush_entries(v.entries(index) + b, n);
 }
 
 // The records of slot INDEX whose data may not be durable: those ordered

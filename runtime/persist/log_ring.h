@@ -35,12 +35,16 @@
 
 #include "runtime/persist/persist.h"
 #include "runtime/pool/pool_format.h"
+#include "runtime/pool/pool_view.h"
 #include "runtime/pool/thread_slot.h"
 
 #include <atomic>
 #include <cstdint>
 
 namespace ptm {
+namespace pool {
+extern PoolView open_view; // persistent_pool.h
+} // namespace pool
 
 // ReplayFloor's state of one slot (its own cache line).
 struct alignas(64) FloorSlot {
@@ -116,20 +120,30 @@ struct LogRing {
     select_part(s, s.part);
   }
 
+  // clwb of the lines the N records at E write: the pool's data only (what
+  // recovery restores; the rest, stack or DRAM, may even be unmapped by
+  // now). Each entry is read once: another thread's may change under us.
+  static void flush_entries(const pool::LogEntry *e, uint64_t n) {
+    const pool::PoolView &v = pool::open_view;
+    for (uint64_t i = 0; i < n;) {
+      pool::LogEntry x = e[i];
+      pool::EntryKind k = pool::entry_kind(x);
+      if (k != pool::kPadEntry &&
+          v.is_data(x.addr, k == pool::kChunkEntry ? x.data : 8))
+        persist::clwb(reinterpret_cast<const void *>(x.addr));
+      i += k == pool::kChunkEntry ? pool::chunk_records(x.data) : 1;
+    }
+  }
+
   // clwb of the data lines of S's last committed record, if not done.
   static void flush_last(pool::SlotHandle &s) {
     if (!s.last_unflushed)
       return;
     s.last_unflushed = false;
     const pool::RecordHeader &h = pool::record_header(*s.hdr, s.last_part);
-    const pool::LogEntry *e =
-        s.slot_entries + pool::ring_part_begin(s.slot_capacity, s.last_part);
-    for (uint64_t i = 0; i < h.redo_count; i += pool::entry_records(e[i])) {
-      uintptr_t a = e[i].addr;
-      if (pool::entry_kind(e[i]) != pool::kPadEntry &&
-          (a < s.last_skip_lo || a >= s.last_skip_hi))
-        persist::clwb(reinterpret_cast<const void *>(a));
-    }
+    flush_entries(s.slot_entries +
+                      pool::ring_part_begin(s.slot_capacity, s.last_part),
+                  h.redo_count);
   }
 
   // Slow path of begin: makes the floor durable at TARGET or above (see the

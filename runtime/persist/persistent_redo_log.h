@@ -312,8 +312,6 @@ struct PersistentRedoLog {
     s.last_part = s.part;
     if (s.capacity == s.slot_capacity) // spilled over every part
       s.wide_order = order;
-    s.last_skip_lo = skip_lo;
-    s.last_skip_hi = skip_hi;
     s.part = uint8_t((s.part + 1) % pool::kRingParts);
     s.count = 0;
     return true;

@@ -38,16 +38,16 @@ struct SlotHandle {
   uint32_t index;
   bool heap_work;      // leave_tx has work: frees to settle or a reuse wait
   bool frees_held;     // the attempt released pool memory (heap_adapter.h)
+  bool flushed_blocks; // its commit flushed pool blocks it allocated
   uint64_t reuse_wait; // an allocation waits for this reuse stamp (0: none)
   // Log ring (runtime/persist/log_ring.h): the part the next record goes to;
   // the last committed record (its data written back, not yet flushed while
-  // LAST_UNFLUSHED), its private stack range (not flushed); the largest
-  // replay floor this thread has written durably; the order of a last
-  // record that took the whole slot (LogRing::spill; 0: none).
+  // LAST_UNFLUSHED); the largest replay floor this thread has written
+  // durably; the order of a last record that took the whole slot
+  // (LogRing::spill; 0: none).
   uint8_t part;
   bool last_unflushed;
   uint8_t last_part;
-  uintptr_t last_skip_lo, last_skip_hi;
   uint64_t floor;
   uint64_t wide_order;
 };

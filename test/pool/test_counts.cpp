@@ -27,12 +27,11 @@
 //                                  5 sfence; lazy: L+5 clwb, 4 sfence
 // (ip_tlrw, fence pipelining: 4, 4 and 4 sfence). The log ring
 // (PTM_OPT_LOG_RING, the lazy gp_/ip_ libraries) moves a commit's data
-// lines (one clwb per entry) to the next writing commit, before its fence,
-// and writes no idle status: E entries of L lines, P data lines of the
-// previous writing commit: L*E + 1 + P clwb, 1 sfence (2 with pool blocks
-// allocated). Under eADR (PTM_EADR=1,
-// the test-only eADR copies) every clwb count is 0 and the sfences stay.
-// Prints the measured figures.
+// lines (one clwb per entry of the pool's data) to the next writing commit,
+// before its fence, and writes no idle status: E entries of L lines, P data
+// lines of the previous writing commit: L*E + 1 + P clwb, 1 sfence (2 with pool
+// blocks allocated). Under eADR (PTM_EADR=1, the test-only eADR copies) every
+// clwb count is 0 and the sfences stay. Prints the measured figures.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,10 +93,11 @@ int main() {
   // The log ring: data lines the last writing commit left to the next.
   uint64_t prev = 0;
   // A lazy commit's clwb: E entries taking ENTRY_LINES lines, one data line
-  // per entry.
-  auto lazy_clwb = [&](uint64_t entry_lines, uint64_t e) {
+  // per entry (the log ring: per entry in the pool, IN_POOL).
+  auto lazy_clwb = [&](uint64_t entry_lines, uint64_t e,
+                       uint64_t in_pool = ~0ull) {
     uint64_t n = ring ? entry_lines + 1 + prev : entry_lines + 1 + e + 1;
-    prev = e;
+    prev = in_pool == ~0ull ? e : in_pool;
     return flushes(n);
   };
   const uint64_t G = PTM_LOG_GRANULARITY;
@@ -214,7 +214,7 @@ int main() {
     CHECK_EQ(*reinterpret_cast<uint64_t *>(c0), 9u);
     CHECK_EQ(x.log_entries, 2u);
     // (the padding record shares the word entry's line)
-    CHECK_EQ(x.clwb, lazy ? lazy_clwb(1 + L, 2) : flushes(L + 6));
+    CHECK_EQ(x.clwb, lazy ? lazy_clwb(1 + L, 2, 1) : flushes(L + 6));
     CHECK_EQ(x.sfence, lazy ? lazy_fences : (pipelined ? 4u : 5u) - sealed);
   }
 
