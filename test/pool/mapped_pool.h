@@ -4,7 +4,8 @@
 // the pool file themselves, as recovery and ptm-pool do: MappedPool reads
 // the header, maps the file and unmaps it at the end (or at unmap(), before
 // ptm_open takes the file over), and runs the recovery that must refuse a
-// damaged log.
+// damaged log. run_until_killed runs a crashing child; ptm_pool_check runs
+// `ptm-pool check` on the recovered pool.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_TEST_POOL_MAPPED_POOL_H
@@ -17,6 +18,9 @@
 #include "test/pool/pool_test.h"
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <sys/wait.h>
 
 #include <string>
 
@@ -50,5 +54,25 @@ struct MappedPool {
     return err;
   }
 };
+
+// Runs CHILD(PATH) in a child process, which must end killed by SIGKILL
+// (the crash the test makes); CHILD never returns.
+template <class F> void run_until_killed(const std::string &path, F child) {
+  pid_t pid = fork();
+  if (pid == 0)
+    child(path);
+  int status = 0;
+  CHECK_EQ(waitpid(pid, &status, 0), pid);
+  CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+// `TOOL check PATH` (ptm-pool: header, pending logs, heap) passes; no TOOL,
+// nothing to run.
+inline void ptm_pool_check(const char *tool, const std::string &path) {
+  if (!tool)
+    return;
+  std::string cmd = std::string(tool) + " check " + path + " >/dev/null";
+  CHECK_EQ(system(cmd.c_str()), 0);
+}
 
 #endif // PTM_TEST_POOL_MAPPED_POOL_H

@@ -89,12 +89,7 @@ static void child(const std::string &path) {
 
 int main(int argc, char **argv) {
   std::string path = temp_pool_path("deferred-crash");
-  pid_t pid = fork();
-  if (pid == 0)
-    child(path);
-  int status = 0;
-  CHECK_EQ(waitpid(pid, &status, 0), pid);
-  CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  run_until_killed(path, child);
 
   // Before recovery: A's and B's records are the two latest committed ones
   // (a log ring also keeps the root's creation); B's, in the lower slot,
@@ -127,10 +122,7 @@ int main(int argc, char **argv) {
     CHECK_EQ(r->own[1], 20u);
   }
   ptm_close();
-  if (argc > 1) { // ptm-pool check on the recovered pool
-    std::string cmd = std::string(argv[1]) + " check " + path + " >/dev/null";
-    CHECK_EQ(system(cmd.c_str()), 0);
-  }
+  ptm_pool_check(argc > 1 ? argv[1] : nullptr, path);
   unlink(path.c_str());
   return check_result("deferred-crash");
 }

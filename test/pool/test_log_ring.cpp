@@ -109,12 +109,7 @@ static bool record_logs(const PoolView &view, uint32_t i, unsigned p,
 
 int main(int argc, char **argv) {
   std::string path = temp_pool_path("log-ring");
-  pid_t pid = fork();
-  if (pid == 0)
-    child(path);
-  int status = 0;
-  CHECK_EQ(waitpid(pid, &status, 0), pid);
-  CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  run_until_killed(path, child);
 
   // Before recovery: A's record (A = kAMark and X = 1: with chunk entries
   // the main thread's records log A too) is at or below the floor.
@@ -163,10 +158,7 @@ int main(int argc, char **argv) {
            (unsigned long long)(kCommits + kBig));
   }
   ptm_close();
-  if (argc > 1) { // ptm-pool check on the recovered pool
-    std::string cmd = std::string(argv[1]) + " check " + path + " >/dev/null";
-    CHECK_EQ(system(cmd.c_str()), 0);
-  }
+  ptm_pool_check(argc > 1 ? argv[1] : nullptr, path);
   unlink(path.c_str());
   return check_result("log-ring");
 }
