@@ -95,7 +95,8 @@ struct ReplayFloor {
 
 struct LogRing {
   // The ring's part P of slot S: where its records begin and how many fit.
-  static void select_part(pool::SlotHandle &s, unsigned p) {
+  __attribute__((always_inline)) static void select_part(pool::SlotHandle &s,
+                                                         unsigned p) {
     uint64_t b = pool::ring_part_begin(s.slot_capacity, p);
     s.part = uint8_t(p);
     s.entries = s.slot_entries + b;
@@ -105,7 +106,7 @@ struct LogRing {
   // A new record in S's next part: what that part holds must be at or below
   // a durable floor (else make_room), and so must a last record that took
   // the whole slot (it covers every part).
-  static void begin(pool::SlotHandle &s) {
+  __attribute__((always_inline)) static void begin(pool::SlotHandle &s) {
     if (__builtin_expect(s.wide_order != 0, 0))
       supersede_wide(s);
     const pool::RecordHeader &h = pool::record_header(*s.hdr, s.part);
