@@ -24,8 +24,9 @@
 //   unflushed    the lowest commit order of the slot's committed records
 //                whose data may not be durable (kNone: none)
 //   committing   set (seq_cst) before a writer takes its commit order,
-//                cleared once its record is durable: an order taken after a
-//                floor was computed is above it, one taken before is seen
+//                cleared once its record is durable and written back: an
+//                order taken after a floor was computed is above it, one
+//                taken before is seen
 //   helped       the slot's records up to this order were made durable by
 //                another thread (make_room)
 //
@@ -77,7 +78,8 @@ struct ReplayFloor {
     slots[slot].committing.store(0, std::memory_order_release);
   }
   // Its record (order ORDER) is durable, and with it every earlier one of
-  // the slot's data.
+  // the slot's data, and its write-back is done (a helper that flushed its
+  // lines before the write-back would flush the old data).
   static void published(uint32_t slot, uint64_t order) {
     slots[slot].unflushed.store(order, std::memory_order_release);
     slots[slot].committing.store(0, std::memory_order_release);

@@ -308,6 +308,9 @@ struct PersistentRedoLog {
     if (!publish<true>(s, order, sealed))
       return false;
     write_back(s, skip_lo, skip_hi, /*flush=*/false);
+    // Only now (its data in place) may another thread write them back for
+    // it and let the floor pass ORDER (LogRing::make_room).
+    ReplayFloor::published(s.index, order);
     s.last_unflushed = true;
     s.last_part = s.part;
     if (s.capacity == s.slot_capacity) // spilled over every part
@@ -398,10 +401,8 @@ private:
         __ATOMIC_RELEASE);
     persist::clwb(&h);
     persist::sfence();
-    if constexpr (Ring) {
-      ReplayFloor::published(s.index, order);
+    if constexpr (Ring)
       s.floor = floor;
-    }
     return true;
   }
 
