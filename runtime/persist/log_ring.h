@@ -123,6 +123,13 @@ struct LogRing {
     select_part(s, s.part);
   }
 
+  // ORDER is at or below a durable floor: its record and every earlier one
+  // is ignored by recovery.
+  static bool superseded(const pool::SlotHandle &s, uint64_t order) {
+    return order <= s.floor ||
+           order <= ReplayFloor::durable.load(std::memory_order_relaxed);
+  }
+
   // clwb of the lines the N records at E write: the pool's data only (what
   // recovery restores; the rest, stack or DRAM, may even be unmapped by
   // now). Each entry is read once: another thread's may change under us.

@@ -311,6 +311,8 @@ struct PersistentRedoLog {
     // Only now (its data in place) may another thread write them back for
     // it and let the floor pass ORDER (LogRing::make_room).
     ReplayFloor::published(s.index, order);
+    if (s.frees_held)
+      s.free_order = order;
     s.last_unflushed = true;
     s.last_part = s.part;
     if (s.capacity == s.slot_capacity) // spilled over every part

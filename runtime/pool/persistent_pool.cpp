@@ -155,6 +155,14 @@ void leave_tx_heap_work(SlotHandle &s) {
   // Still inside the pool (ptm_close waits): the heap is there. The stamp
   // comes after the commit point of the attempt that freed (or after its
   // rollback, when it only holds the memory back a little longer).
+  // Log ring: blocks a commit freed are settled only once a durable floor
+  // has passed that commit, so that no record written before the free (in
+  // which the block still had its old contents) can be replayed over what
+  // the next owner writes there unlogged (last-allocation tracking,
+  // calloc's zeroing): make_room if the floor is not there yet.
+  if (s.free_order != 0 && !LogRing::superseded(s, s.free_order))
+    LogRing::make_room(s, s.free_order);
+  s.free_order = 0;
   if (s.frees_held && pool_heap)
     pool_heap->settle_frees(heap_arena(s.index), ReuseEpoch::stamp());
   uint64_t wait = s.reuse_wait;
@@ -252,6 +260,7 @@ void claim_slot() {
       s.last_unflushed = false;
       s.floor = 0;
       s.wide_order = 0;
+      s.free_order = 0;
       for (unsigned p = 0; p < kRingParts; ++p)
         if (record_header(*s.hdr, p).floor > s.floor)
           s.floor = record_header(*s.hdr, p).floor;

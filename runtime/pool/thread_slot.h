@@ -50,6 +50,9 @@ struct SlotHandle {
   uint8_t last_part;
   uint64_t floor;
   uint64_t wide_order;
+  // Log ring: the commit that freed pool memory; its blocks are settled once
+  // a durable floor passes it (leave_tx_heap_work; 0: none).
+  uint64_t free_order;
 };
 
 extern __thread SlotHandle tls_slot;
