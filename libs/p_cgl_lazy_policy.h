@@ -29,6 +29,8 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
                                Options::kLogRing>;
   static constexpr bool kReadsInPlace = false;
+  // Buffered durability (runtime/pool/durability.h) over the log ring.
+  static constexpr bool kDefersDurability = Options::kLogRing;
   // Coarse-grained logging: chunk entries (the lock makes memory stable, so
   // a chunk's first write reads it with a plain copy).
   static constexpr bool kCoarse = Options::kCoarseLog;

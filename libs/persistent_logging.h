@@ -33,6 +33,7 @@
 #include "runtime/base/hot_cold.h"
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/persist/persistent_undo_log.h"
+#include "runtime/pool/commit_queue.h"
 #include "runtime/stm/stm_access.h"
 #include "runtime/stm/stm_policy.h"
 
@@ -271,7 +272,7 @@ struct PersistentLazyT {
   // pass it).
   static void announce() {
     if constexpr (Ring)
-      if (pool::tls_slot.count != 0)
+      if (pool::tls_slot.count != 0 && !pool::buffered)
         ReplayFloor::announce(pool::tls_slot.index);
   }
 
@@ -279,6 +280,9 @@ struct PersistentLazyT {
     PrivateStack stack = PrivateStack::of(tx);
     bool sealed = Sealed && !pool::tls_slot.flushed_blocks;
     if constexpr (Ring) {
+      // Buffered durability: written back, queued for the persister.
+      if (__builtin_expect(pool::buffered, 0))
+        return pool::commit_buffered(pool::tls_slot, tx, stack.lo, stack.hi);
       pending.on = PersistentRedoLog::commit_ring(pool::tls_slot, order, sealed,
                                                   stack.lo, stack.hi);
     } else if constexpr (Deferred) {
@@ -317,7 +321,7 @@ struct PersistentLazyT {
   }
   static void discard() {
     if constexpr (Ring)
-      if (pool::tls_slot.count != 0)
+      if (pool::tls_slot.count != 0 && !pool::buffered)
         ReplayFloor::withdraw(pool::tls_slot.index);
     PersistentRedoLog::discard(pool::tls_slot);
   }
@@ -330,6 +334,7 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   using Opt = Options;
   static constexpr bool kIrrevocable = false;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
+  static constexpr bool kLogRing = Options::kLogRing;
   using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
                                Options::kLogRing>;
   // IP model: no per-transaction quiescence (ptm_close still waits for every

@@ -71,6 +71,10 @@ struct PersistentPolicyBase : Base {
 
   static void flush_allocs(TxThread &tx) {
     bool flushed = false;
+    if (pool::buffered) { // (the blocks are queued with the write set)
+      pool::tls_slot.flushed_blocks = false;
+      return;
+    }
     for (size_t i = 0; i < tx.allocs.size; ++i) {
       void *p = tx.allocs[i].ptr;
       if (pool::pool_heap && pool::pool_heap->contains(p)) {

@@ -50,6 +50,9 @@ namespace ptm {
 template <class Self, template <class> class Logging>
 struct RedoCore : Logging<Self> {
   using Log = Logging<Self>;
+  // Buffered durability (runtime/pool/durability.h): a redo-only algorithm
+  // over the log ring can leave durability to the persister.
+  static constexpr bool kDefersDurability = Log::kLogRing;
   using Log::serial;
   using Log::serial_read;
   static inline thread_local typename Log::Redo redo;

@@ -51,6 +51,7 @@
 namespace ptm {
 
 template <class Self> struct StmLogging : StmPolicyBase {
+  static constexpr bool kLogRing = false; // (no pool)
   static constexpr bool kIrrevocable = true;
   static constexpr bool kFencePipeline = false; // tlrw: persistent only
   static constexpr bool kQuiesce = true;    // privatization safety per commit

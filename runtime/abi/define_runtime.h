@@ -171,6 +171,8 @@
     return PtmPool::open(path, size);                                          \
   }                                                                            \
   void ptm_close(void) { PtmPool::close(); }                                   \
+  int ptm_sync(void) { return PtmPool::sync(); }                               \
+  static const bool ptm_pool_noted_ = PtmPool::note_library();                 \
   void *ptm_root(size_t size) { return PtmPool::root(size); }                  \
   void *ptm_malloc(size_t n) {                                                 \
     return ::ptm::this_thread().depth ? PtmRuntime::alloc<PtmPool::Heap>(n, 0) \

@@ -23,6 +23,9 @@ struct VolatilePool {
   // The first call fixes the size: a later call asking for more returns NULL
   // with a message; size 0 returns the existing block (NULL if none).
   static void *root(size_t size);
+  // Nothing is persistent: nothing to make durable.
+  static int sync() { return 0; }
+  static bool note_library() { return true; }
 };
 
 } // namespace ptm

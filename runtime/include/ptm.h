@@ -57,6 +57,15 @@ int ptm_in_transaction(void);
 int ptm_open(const char *path, size_t size);
 void ptm_close(void);
 
+/* Durability. With PTM_DURABILITY=strict (the default) a transaction is
+ * durable when it returns. With PTM_DURABILITY=buffered[:MS] (the lazy gp_
+ * and ip_ libraries) it is atomic and isolated as always and durable within
+ * MS milliseconds (default 10): a crash leaves the pool at a prefix of the
+ * commit order. ptm_sync makes every transaction committed so far durable;
+ * it returns 0 (at once under strict durability, always with the STM
+ * family), or -EINVAL when a persistent library is inside a transaction. */
+int ptm_sync(void);
+
 /* The pool's root object, SIZE bytes, zeroed when first created. Volatile
  * libraries return a process-lifetime zeroed block. NULL on error. */
 void *ptm_root(size_t size);

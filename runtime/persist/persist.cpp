@@ -1,6 +1,7 @@
 //===- persist.cpp - flush instruction choice, NVM latency emulation ------===//
 
 #include "runtime/persist/persist.h"
+#include "runtime/persist/shadow.h"
 
 #include "runtime/base/report.h"
 
@@ -17,12 +18,13 @@ uint64_t latency_ticks_per_line = 0;
 __thread uint64_t unfenced_lines = 0;
 
 const char *flush_insn_name() {
-  switch (flush_insn) {
+  switch (flush_insn == FlushInsn::Shadow ? shadow.insn : flush_insn) {
   case FlushInsn::Clwb:
     return "clwb";
   case FlushInsn::Clflushopt:
     return "clflushopt";
   case FlushInsn::Clflush:
+  case FlushInsn::Shadow:
     break;
   }
   return "clflush";

@@ -21,6 +21,12 @@
 // persistence domain, so clwb is a no-op (not issued, not counted); sfence
 // stays (it orders the stores that make logs and data durable).
 //
+// Buffered durability (runtime/pool/durability.h): the pool's address range
+// is a private DRAM copy and the file is mapped a second time (the PM view);
+// flush_insn is then Shadow and clwb goes to shadow_clwb (shadow.h), which
+// copies a line of the thread slots to the PM view and writes that back, and
+// leaves the pool's data to the persister.
+//
 // Crash simulator hooks: built with PTM_PERSIST_HOOKS=1, every flush and
 // fence first calls ptm_persist_observe_flush(line) / ptm_persist_observe_
 // fence(), defined by the crash simulator (runtime/crash_sim/, linked only
@@ -54,7 +60,7 @@ namespace persist {
 
 constexpr size_t kLineSize = 64;
 
-enum class FlushInsn : uint8_t { Clwb, Clflushopt, Clflush };
+enum class FlushInsn : uint8_t { Clwb, Clflushopt, Clflush, Shadow };
 
 // Chosen at load time (persist.cpp).
 extern FlushInsn flush_insn;
@@ -68,10 +74,13 @@ const char *flush_insn_name();
 
 // Spins for the latency of the lines written back since the last fence.
 void pay_latency() __attribute__((noinline));
+// clwb under buffered durability (shadow.cpp).
+void shadow_clwb(const void *addr) __attribute__((noinline, cold));
 
 __attribute__((always_inline)) inline void clwb(const void *addr) {
 #if PTM_EADR
-  (void)addr;
+  if (__builtin_expect(flush_insn == FlushInsn::Shadow, 0))
+    shadow_clwb(addr); // (the thread slots' copy still goes to the PM view)
 #else
 #if PTM_PERSIST_HOOKS
   ptm_persist_observe_flush(addr);
@@ -81,8 +90,10 @@ __attribute__((always_inline)) inline void clwb(const void *addr) {
     asm volatile("clwb %0" : "+m"(*const_cast<volatile char *>(p)));
   else if (flush_insn == FlushInsn::Clflushopt)
     asm volatile("clflushopt %0" : "+m"(*const_cast<volatile char *>(p)));
-  else
+  else if (flush_insn == FlushInsn::Clflush)
     asm volatile("clflush %0" : "+m"(*const_cast<volatile char *>(p)));
+  else
+    return shadow_clwb(addr); // (counts what it writes back)
   stat_add(this_thread().stats->clwb);
   ++unfenced_lines;
 #endif

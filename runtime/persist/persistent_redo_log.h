@@ -44,6 +44,7 @@
 #include "runtime/persist/persist.h"
 #include "runtime/persist/persistent_undo_log.h"
 #include "runtime/persist/slot_log_index.h"
+#include "runtime/pool/durability.h"
 #include "runtime/pool/pool_format.h"
 #include "runtime/pool/thread_slot.h"
 
@@ -64,11 +65,17 @@ struct PersistentRedoLog {
   }
 
   // Log ring (log_ring.h): the same, the record in the slot's next part.
+  // (Buffered durability: the whole slot, no ring; nothing persistent.)
   static void begin_ring(pool::SlotHandle &s) {
     ++s.gen;
     s.count = 0;
     s.logged = 0;
-    LogRing::begin(s);
+    if (__builtin_expect(pool::buffered, 0)) {
+      s.entries = s.slot_entries;
+      s.capacity = s.slot_capacity;
+    } else {
+      LogRing::begin(s);
+    }
     tls_log_index.reset(s.slot_capacity);
   }
 
@@ -286,14 +293,29 @@ struct PersistentRedoLog {
   // Words in [skip_lo, skip_hi) (the attempt's private stack frames, which
   // may now hold the frames doing the commit) are logged but not written
   // back; recovery ignores them (they are outside the pool).
-  // SEALED: the sealed commit (publish).
+  // SEALED: the sealed commit (publish). DELTA: the write-back goes DELTA
+  // bytes away from the logged addresses (the persister of buffered
+  // durability writes the PM view, runtime/pool/persister.cpp).
   static void commit(pool::SlotHandle &s, uint64_t order, bool sealed,
-                     uintptr_t skip_lo = 0, uintptr_t skip_hi = 0) {
+                     uintptr_t skip_lo = 0, uintptr_t skip_hi = 0,
+                     uintptr_t delta = 0) {
     if (!publish(s, order, sealed))
       return;
-    write_back(s, skip_lo, skip_hi, /*flush=*/true);
+    write_back(s, skip_lo, skip_hi, /*flush=*/true, delta);
     persist::sfence();
     mark_idle(s);
+  }
+
+  // Buffered durability, under the locks: the write-back alone, nothing
+  // flushed, no record (the caller queues the entries, commit_queue.h).
+  // False: nothing was logged.
+  static bool write_back_only(pool::SlotHandle &s, uintptr_t skip_lo,
+                              uintptr_t skip_hi) {
+    stat_add(this_thread().stats->log_entries, s.logged);
+    if (s.count == 0)
+      return false;
+    write_back(s, skip_lo, skip_hi, /*flush=*/false);
+    return true;
   }
 
   // Log ring commit (log_ring.h), under the locks: the last record's data
@@ -409,19 +431,20 @@ private:
   }
 
   static void write_back(pool::SlotHandle &s, uintptr_t skip_lo,
-                         uintptr_t skip_hi, bool flush) {
+                         uintptr_t skip_hi, bool flush, uintptr_t delta = 0) {
     for (uint64_t i = 0; i < s.count; i += pool::entry_records(s.entries[i])) {
       const pool::LogEntry &e = s.entries[i];
       pool::EntryKind kind = pool::entry_kind(e);
       if (kind == pool::kPadEntry || (e.addr >= skip_lo && e.addr < skip_hi))
         continue;
       if (kind == pool::kChunkEntry) {
-        memcpy(reinterpret_cast<void *>(e.addr), pool::chunk_bytes(e), kChunk);
+        auto *chunk = reinterpret_cast<void *>(e.addr + delta);
+        memcpy(chunk, pool::chunk_bytes(e), kChunk);
         if (flush)
-          persist::clwb(reinterpret_cast<const void *>(e.addr));
+          persist::clwb(chunk);
         continue;
       }
-      auto *word = reinterpret_cast<unsigned char *>(e.addr);
+      auto *word = reinterpret_cast<unsigned char *>(e.addr + delta);
       uint8_t mask = uint8_t(e.meta);
       if (mask == 0xff) {
         memcpy(word, &e.data, 8);

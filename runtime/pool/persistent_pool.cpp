@@ -7,7 +7,9 @@
 #include "runtime/persist/log_ring.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/persistent_redo_log.h"
+#include "runtime/pool/commit_queue.h"
 #include "runtime/pool/deferred_free.h"
+#include "runtime/pool/durability.h"
 #include "runtime/pool/heap_init.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/recovery.h"
@@ -92,6 +94,10 @@ int open_pool(const char *path, size_t size) {
           path, open_path);
     return -EBUSY;
   }
+  DurabilityMode durability;
+  int mode_rc = durability_from_env(path, &durability);
+  if (mode_rc != 0)
+    return mode_rc;
   PoolHeader h;
   int rc = read_pool_header(path, size, &h);
   if (rc == -ENOENT) {
@@ -147,6 +153,8 @@ int open_pool(const char *path, size_t size) {
     slot_claimed[i].store(0, std::memory_order_relaxed);
   commit_counter.store(0);
   ReplayFloor::reset();
+  if (durability.buffered)
+    start_buffered(open_view, path, durability);
   pool_epoch.store(++epoch_counter, std::memory_order_seq_cst);
   return 0;
 }
@@ -163,6 +171,10 @@ void leave_tx_heap_work(SlotHandle &s) {
   if (s.free_order != 0 && !LogRing::superseded(s, s.free_order))
     LogRing::make_room(s, s.free_order);
   s.free_order = 0;
+  // Buffered durability: a thread whose queue is over its budget waits for
+  // the persister (commit_queue.h).
+  if (buffered)
+    wait_for_queue_room(s);
   if (s.frees_held && pool_heap)
     pool_heap->settle_frees(heap_arena(s.index), ReuseEpoch::stamp());
   uint64_t wait = s.reuse_wait;
@@ -188,6 +200,10 @@ void close_pool() {
   for (uint32_t i = 0; i < open_view.header.slot_count && i < kMaxSlots; ++i)
     while (slot_active[i].load(std::memory_order_seq_cst))
       sched_yield();
+  // Buffered durability: every commit written to the file, the file mapped
+  // once again.
+  if (buffered)
+    stop_buffered(open_view);
   // Log ring: the last commits' data lines, then their records idle.
   LogRing::close_all();
   delete pool_heap;
@@ -238,55 +254,71 @@ void ensure_pool_open() {
     fatal("cannot create a temporary pool in %s (%s)", dir, strerror(-rc));
 }
 
+// Claims a free slot of the open pool for S (pool_mutex held): false if
+// every slot is taken.
+static bool claim_free_slot(SlotHandle &s) {
+  uint32_t n = open_view.header.slot_count;
+  if (n > kMaxSlots)
+    n = kMaxSlots;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint8_t expected = 0;
+    if (!slot_claimed[i].compare_exchange_strong(expected, 1))
+      continue;
+    s.index = i;
+    s.hdr = open_view.slot(i);
+    s.entries = s.slot_entries = open_view.entries(i);
+    s.capacity = s.slot_capacity = open_view.capacity();
+    // Log ring: from part 0, nothing unflushed, the slot's floors (a
+    // record this thread writes never lowers the pool's floor).
+    s.part = 0;
+    s.last_unflushed = false;
+    s.floor = 0;
+    s.wide_order = 0;
+    s.free_order = 0;
+    for (unsigned p = 0; p < kRingParts; ++p)
+      if (record_header(*s.hdr, p).floor > s.floor)
+        s.floor = record_header(*s.hdr, p).floor;
+    // Generations of a claim start above every generation an earlier
+    // claim can have left in the entries (a lazy transaction's aborted
+    // entries are not reflected in a status word): the next multiple of
+    // 2^24 above the last claim's and the records', made durable before
+    // the first transaction. (The records stay: a log ring's may still be
+    // needed, docs/algorithms.md.)
+    uint64_t g = s.hdr->claim_gen;
+    for (unsigned p = 0; p < kRingParts; ++p)
+      if (status_gen(record_header(*s.hdr, p).status) > g)
+        g = status_gen(record_header(*s.hdr, p).status);
+    g += 1;
+    s.gen = (g + (1ull << 24) - 1) & ~((1ull << 24) - 1);
+    s.count = 0;
+    __atomic_store_n(&s.hdr->claim_gen, s.gen, __ATOMIC_RELEASE);
+    persist::persist_range(&s.hdr->claim_gen, sizeof s.hdr->claim_gen);
+    s.epoch = pool_epoch.load();
+    return true;
+  }
+  return false;
+}
+
 void claim_slot() {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, create_slot_key);
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
   ensure_pool_open();
   SlotHandle &s = tls_slot;
-  uint32_t n = open_view.header.slot_count;
-  if (n > kMaxSlots)
-    n = kMaxSlots;
-  for (uint32_t i = 0; i < n; ++i) {
-    uint8_t expected = 0;
-    if (slot_claimed[i].compare_exchange_strong(expected, 1)) {
-      s.index = i;
-      s.hdr = open_view.slot(i);
-      s.entries = s.slot_entries = open_view.entries(i);
-      s.capacity = s.slot_capacity = open_view.capacity();
-      // Log ring: from part 0, nothing unflushed, the slot's floors (a
-      // record this thread writes never lowers the pool's floor).
-      s.part = 0;
-      s.last_unflushed = false;
-      s.floor = 0;
-      s.wide_order = 0;
-      s.free_order = 0;
-      for (unsigned p = 0; p < kRingParts; ++p)
-        if (record_header(*s.hdr, p).floor > s.floor)
-          s.floor = record_header(*s.hdr, p).floor;
-      // Generations of a claim start above every generation an earlier
-      // claim can have left in the entries (a lazy transaction's aborted
-      // entries are not reflected in a status word): the next multiple of
-      // 2^24 above the last claim's and the records', made durable before
-      // the first transaction. (The records stay: a log ring's may still be
-      // needed, docs/algorithms.md.)
-      uint64_t g = s.hdr->claim_gen;
-      for (unsigned p = 0; p < kRingParts; ++p)
-        if (status_gen(record_header(*s.hdr, p).status) > g)
-          g = status_gen(record_header(*s.hdr, p).status);
-      g += 1;
-      s.gen = (g + (1ull << 24) - 1) & ~((1ull << 24) - 1);
-      s.count = 0;
-      __atomic_store_n(&s.hdr->claim_gen, s.gen, __ATOMIC_RELEASE);
-      persist::persist_range(&s.hdr->claim_gen, sizeof s.hdr->claim_gen);
-      s.epoch = pool_epoch.load();
-      pthread_setspecific(slot_key, &s);
-      return;
-    }
+  if (claim_free_slot(s)) {
+    pthread_setspecific(slot_key, &s);
+    return;
   }
+  uint32_t n = open_view.header.slot_count;
   fatal("more than %u threads run transactions at once: the pool '%s' has %u "
         "thread slots (create it with more, see ptm-pool create --slots)",
         n, open_path, n);
+}
+
+bool claim_service_slot(SlotHandle &s) { return claim_free_slot(s); }
+
+void release_service_slot(const SlotHandle &s) {
+  slot_claimed[s.index].store(0, std::memory_order_release);
 }
 
 uint64_t next_commit_order() {

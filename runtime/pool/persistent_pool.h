@@ -16,12 +16,14 @@
 #define PTM_RUNTIME_POOL_PERSISTENT_POOL_H
 
 #include "runtime/persist/persist.h"
+#include "runtime/pool/durability.h"
 #include "runtime/pool/heap_adapter.h"
 #include "runtime/pool/pool_view.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace ptm {
 namespace pool {
@@ -39,19 +41,36 @@ void close_pool();
 void ensure_pool_open();
 // Next commit order of a redo-logged transaction (global, increasing).
 uint64_t next_commit_order();
+// A slot for a thread of the runtime (the persister of buffered
+// durability), claimed while the pool opens; false if none is free.
+bool claim_service_slot(SlotHandle &s);
+void release_service_slot(const SlotHandle &s);
 
 // The root object (creating it in a transaction run by RUN), see ptm_root.
 void *root_object(size_t size, void (*create)(size_t size));
 
 } // namespace pool
 
+// P can leave durability to the persister (P::kDefersDurability, the lazy
+// algorithms over the log ring): runtime/pool/durability.h.
+template <class P, class = void> struct DefersDurability : std::false_type {};
+template <class P>
+struct DefersDurability<P, std::void_t<decltype(P::kDefersDurability)>>
+    : std::bool_constant<P::kDefersDurability> {};
+
 template <class P> struct PersistentPool {
   using Heap = pool::PoolHeap<P>;
 
+  // At load (define_runtime.h): what the library can do.
+  static bool note_library() {
+    pool::library_defers_durability = DefersDurability<P>::value;
+    return true;
+  }
   static int open(const char *path, size_t size) {
     return pool::open_pool(path, size);
   }
   static void close() { pool::close_pool(); }
+  static int sync() { return pool::sync_durable(); }
   static void *root(size_t size) {
     return pool::root_object(size, &create_root);
   }
@@ -69,9 +88,10 @@ private:
       if (!p)
         return;
       // Fresh and unreachable until this transaction commits: zeroed in
-      // place and made durable before the descriptor points to it.
+      // place and, as a block the transaction allocated, made durable
+      // before its commit record (flush_allocs; buffered: queued with it).
       memset(p, 0, size);
-      persist::persist_range(p, size);
+      tx.allocs.push_back(AllocRecord{p, &Heap::release});
       P::template write<uint64_t>(tx, &d->size, size);
       P::template write<uint64_t>(
           tx, &d->offset,

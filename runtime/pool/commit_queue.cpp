@@ -1,0 +1,75 @@
+//===- commit_queue.cpp - the buffered commit -----------------------------===//
+
+#include "runtime/pool/commit_queue.h"
+
+#include "runtime/persist/persistent_redo_log.h"
+#include "runtime/pool/heap_adapter.h"
+#include "runtime/pool/persister.h"
+
+#include <cstring>
+
+namespace ptm {
+namespace pool {
+
+extern PoolView open_view; // persistent_pool.h
+
+CommitQueue commit_queues[kMaxSlots];
+std::atomic<uint64_t> commit_seq{0};
+
+namespace {
+
+void put_item(GrowBuffer<uint64_t> &q, uint64_t addr, uint64_t len,
+              uint32_t flags, const void *bytes) {
+  size_t at = q.extend(2 + (len + 7) / 8);
+  q[at] = addr;
+  q[at + 1] = len | uint64_t(flags) << 32;
+  memcpy(&q[at + 2], bytes, len);
+}
+
+} // namespace
+
+void commit_buffered(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
+                     uintptr_t skip_hi) {
+  if (!PersistentRedoLog::write_back_only(s, skip_lo, skip_hi))
+    return;
+  uint64_t seq = commit_seq.fetch_add(1, std::memory_order_acq_rel) + 1;
+  CommitQueue &cq = commit_queues[s.index];
+  GrowBuffer<uint64_t> &q = cq.words;
+  cq.lock();
+  size_t head = q.extend(2);
+  for (uint64_t i = 0; i < s.count; i += entry_records(s.entries[i])) {
+    const LogEntry &e = s.entries[i];
+    EntryKind kind = entry_kind(e);
+    uint64_t len = kind == kChunkEntry ? PersistentRedoLog::kChunk : 8;
+    // (the pool's data only: DRAM and stack words are not the persister's)
+    if (kind == kPadEntry || !open_view.is_data(e.addr, len))
+      continue;
+    if (kind == kChunkEntry)
+      put_item(q, e.addr, len, 0xff, chunk_bytes(e));
+    else
+      put_item(q, e.addr, len, uint8_t(e.meta), &e.data);
+  }
+  for (size_t i = 0; i < tx.allocs.size; ++i) {
+    void *p = tx.allocs[i].ptr;
+    if (pool_heap && pool_heap->contains(p))
+      put_item(q, reinterpret_cast<uint64_t>(p), pool_heap->usable_size(p),
+               kFreshBlock | 0xff, p);
+  }
+  q[head] = seq;
+  q[head + 1] = q.size - head - 2;
+  uint64_t queued = q.size;
+  cq.words_queued.store(queued, std::memory_order_release);
+  cq.unlock();
+  s.count = 0;
+  if (queued > kQueueBudgetWords)
+    s.heap_work = true;
+}
+
+void wait_for_queue_room(SlotHandle &s) {
+  CommitQueue &cq = commit_queues[s.index];
+  if (cq.words_queued.load(std::memory_order_acquire) > kQueueBudgetWords)
+    persister_sync(commit_seq.load(std::memory_order_acquire));
+}
+
+} // namespace pool
+} // namespace ptm

@@ -1,0 +1,67 @@
+//===- commit_queue.h - committed write sets waiting for the persister -*- C++ -*-===//
+//
+// Buffered durability (durability.h). A commit, under its algorithm's locks,
+// writes its redo log back in place (the pool's DRAM copy, no clwb), takes
+// the next commit sequence number and appends its write set to its slot's
+// queue:
+//
+//   [seq][n]  then items of n words in all:
+//   [addr][len | flags << 32][len bytes, padded to 8]
+//
+// one item per log entry of the pool's data (a word entry: 8 bytes with its
+// byte mask in FLAGS; a chunk entry: its chunk), and one per pool block the
+// transaction allocated (kFreshBlock: its whole contents, which were written
+// unlogged). The sequence is taken under the locks, so two transactions that
+// conflict take it in their commit order, and it has no gap: the persister
+// writes the longest run of consecutive sequence numbers it has.
+//
+// A queue over kQueueBudgetWords makes its thread wait for the persister
+// when the transaction ends (wait_for_queue_room).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_POOL_COMMIT_QUEUE_H
+#define PTM_RUNTIME_POOL_COMMIT_QUEUE_H
+
+#include "runtime/base/grow_buffer.h"
+#include "runtime/base/tx_thread.h"
+#include "runtime/pool/durability.h"
+#include "runtime/pool/thread_slot.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace ptm {
+namespace pool {
+
+constexpr uint32_t kFreshBlock = 1u << 8; // item flag (byte mask: bits 0-7)
+constexpr size_t kQueueBudgetWords = size_t(1) << 20; // 8 MiB per thread
+
+struct alignas(64) CommitQueue {
+  std::atomic<bool> busy{false};
+  std::atomic<uint64_t> words_queued{0}; // (read by the persister unlocked)
+  GrowBuffer<uint64_t> words;
+
+  void lock() {
+    while (busy.exchange(true, std::memory_order_acquire))
+      __builtin_ia32_pause();
+  }
+  void unlock() { busy.store(false, std::memory_order_release); }
+};
+
+extern CommitQueue commit_queues[kMaxSlots];
+// The last commit sequence number taken (0: none since the pool opened).
+extern std::atomic<uint64_t> commit_seq;
+
+// The buffered commit of S's redo log, under the algorithm's locks (TX: its
+// allocations; [skip_lo, skip_hi): its private stack frames).
+void commit_buffered(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
+                     uintptr_t skip_hi);
+
+// leave_tx: waits until the persister has written S's queue if it is over
+// its budget.
+void wait_for_queue_room(SlotHandle &s);
+
+} // namespace pool
+} // namespace ptm
+
+#endif // PTM_RUNTIME_POOL_COMMIT_QUEUE_H

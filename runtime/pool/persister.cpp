@@ -1,0 +1,286 @@
+//===- persister.cpp - writes buffered commits to the file ----------------===//
+
+#include "runtime/pool/persister.h"
+
+#include "runtime/base/report.h"
+#include "runtime/persist/persistent_redo_log.h"
+#include "runtime/pool/commit_queue.h"
+#include "runtime/pool/persistent_pool.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <pthread.h>
+#include <sched.h>
+#include <vector>
+
+namespace ptm {
+namespace pool {
+
+namespace {
+
+// One queued transaction: its sequence number and items.
+struct QueuedTx {
+  uint64_t seq;
+  const uint64_t *items;
+  uint64_t words;
+};
+
+// An item of a queued transaction (commit_queue.h).
+struct Item {
+  uint64_t addr, len;
+  uint32_t flags;
+  const unsigned char *bytes;
+  uint64_t words() const { return 2 + (len + 7) / 8; }
+};
+
+Item item_at(const uint64_t *w) {
+  return Item{w[0], w[1] & 0xffffffffu, uint32_t(w[1] >> 32),
+              reinterpret_cast<const unsigned char *>(w + 2)};
+}
+
+// Log records an item can take, at most: a word entry per word, or chunk
+// entries (chunk_records(G) records for G / 8 words) with their padding.
+uint64_t entries_of(const Item &it) {
+  uint64_t lo = it.addr & ~uint64_t(7), hi = (it.addr + it.len + 7) & ~7ull;
+  return 2 * (hi - lo) / 8 + 2;
+}
+
+struct Persister {
+  pthread_t thread;
+  std::mutex m;
+  std::condition_variable wake, written;
+  bool stop = false;
+  uint64_t wanted = 0;    // a caller waits for the sequence up to here
+  uint64_t persisted = 0; // every sequence number up to here is in the file
+  std::chrono::milliseconds interval{10};
+  uintptr_t delta = 0;
+  SlotHandle slot{}; // its pointers in the PM view
+
+  // (the persister's thread only)
+  GrowBuffer<uint64_t> taken[kMaxSlots]; // queues taken this round
+  GrowBuffer<uint64_t> carry, carried;   // transactions past the run
+  std::vector<QueuedTx> txs;
+
+  void run();
+  uint64_t round();
+  void collect(const GrowBuffer<uint64_t> &q);
+  void write_run(size_t n);
+  void add(const QueuedTx &t, bool fresh_written);
+  void write_fresh(const QueuedTx &t);
+  void seal(uint64_t seq);
+
+  // Into the record: chunk entries in the chunk space (one lookup for a
+  // chunk's words); a chunk's first partial write starts from its bytes in
+  // the PM view, which holds the pool after every earlier record.
+  void put(void *addr, const void *src, size_t n) {
+    PersistentRedoLog::write_coarse(
+        slot, addr, src, n, [this](uintptr_t chunk, void *buf) {
+          memcpy(buf, reinterpret_cast<const void *>(chunk + delta),
+                 PersistentRedoLog::kChunk);
+        });
+  }
+};
+
+Persister *persister;
+
+void Persister::collect(const GrowBuffer<uint64_t> &q) {
+  for (size_t at = 0; at < q.size;) {
+    txs.push_back(QueuedTx{q[at], &q[at + 2], q[at + 1]});
+    at += 2 + q[at + 1];
+  }
+}
+
+// The record of the transactions written so far, up to SEQ: durable, then
+// in the PM view, then idle (PersistentRedoLog::commit with the PM view's
+// offset).
+void Persister::seal(uint64_t seq) {
+  PersistentRedoLog::commit(slot, seq, /*sealed=*/true, 0, 0, delta);
+  PersistentRedoLog::begin(slot);
+}
+
+void Persister::add(const QueuedTx &t, bool fresh_written) {
+  for (uint64_t w = 0; w < t.words;) {
+    Item it = item_at(t.items + w);
+    w += it.words();
+    if ((it.flags & kFreshBlock) && fresh_written)
+      continue;
+    auto *addr = reinterpret_cast<unsigned char *>(it.addr);
+    uint8_t mask = uint8_t(it.flags);
+    if (mask == 0xff) {
+      put(addr, it.bytes, it.len);
+      continue;
+    }
+    for (unsigned b = 0; b < 8;) { // a word entry's runs of written bytes
+      if (!(mask & (1u << b))) {
+        ++b;
+        continue;
+      }
+      unsigned e = b;
+      while (e < 8 && (mask & (1u << e)))
+        ++e;
+      put(addr + b, it.bytes + b, e - b);
+      b = e;
+    }
+  }
+}
+
+// Every transaction before T is in the file: the blocks T allocated are free
+// memory there, written at once.
+void Persister::write_fresh(const QueuedTx &t) {
+  for (uint64_t w = 0; w < t.words;) {
+    Item it = item_at(t.items + w);
+    w += it.words();
+    if (!(it.flags & kFreshBlock))
+      continue;
+    void *pm = reinterpret_cast<void *>(it.addr + delta);
+    memcpy(pm, it.bytes, it.len);
+    persist::flush_range(pm, it.len);
+  }
+  persist::sfence();
+}
+
+// Writes txs[0, n) (consecutive sequence numbers) as records of whole
+// transactions.
+void Persister::write_run(size_t n) {
+  uint64_t capacity = slot.capacity;
+  uint64_t last = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const QueuedTx &t = txs[i];
+    uint64_t logged = 0, fresh = 0;
+    for (uint64_t w = 0; w < t.words;) {
+      Item it = item_at(t.items + w);
+      w += it.words();
+      (it.flags & kFreshBlock ? fresh : logged) += entries_of(it);
+    }
+    bool fresh_written = false;
+    if (slot.count + logged + fresh > capacity) {
+      if (slot.count != 0)
+        seal(last);
+      // (what it logged must still fit: else the slot's overflow error)
+      if (logged + fresh > capacity && fresh != 0) {
+        write_fresh(t);
+        fresh_written = true;
+      }
+    }
+    add(t, fresh_written);
+    last = t.seq;
+  }
+  if (slot.count != 0)
+    seal(last);
+}
+
+uint64_t Persister::round() {
+  txs.clear();
+  std::swap(carry, carried);
+  carry.clear();
+  collect(carried);
+  for (uint32_t i = 0; i < kMaxSlots; ++i) {
+    CommitQueue &cq = commit_queues[i];
+    if (cq.words_queued.load(std::memory_order_acquire) == 0)
+      continue;
+    cq.lock();
+    std::swap(cq.words, taken[i]);
+    cq.words_queued.store(0, std::memory_order_relaxed);
+    cq.unlock();
+    collect(taken[i]);
+  }
+  std::sort(txs.begin(), txs.end(), [](const QueuedTx &a, const QueuedTx &b) {
+    return a.seq < b.seq;
+  });
+  uint64_t next = persisted + 1;
+  size_t n = 0;
+  while (n < txs.size() && txs[n].seq == next) {
+    ++n;
+    ++next;
+  }
+  if (n != 0)
+    write_run(n);
+  for (size_t i = n; i < txs.size(); ++i) { // kept for the next round
+    size_t at = carry.extend(2 + txs[i].words);
+    carry[at] = txs[i].seq;
+    carry[at + 1] = txs[i].words;
+    memcpy(&carry[at + 2], txs[i].items, txs[i].words * 8);
+  }
+  for (auto &q : taken)
+    q.clear();
+  carried.clear();
+  return next - 1;
+}
+
+void Persister::run() {
+  PersistentRedoLog::begin(slot);
+  for (;;) {
+    bool stopping;
+    {
+      std::unique_lock<std::mutex> lock(m);
+      wake.wait_for(lock, interval, [&] { return stop || wanted > persisted; });
+      stopping = stop;
+    }
+    uint64_t before = persisted;
+    uint64_t upto = round();
+    {
+      std::lock_guard<std::mutex> lock(m);
+      persisted = upto;
+    }
+    written.notify_all();
+    if (stopping && upto == commit_seq.load(std::memory_order_acquire))
+      break;
+    if (upto == before)
+      sched_yield(); // a commit between its sequence number and its queue
+  }
+}
+
+void *persister_main(void *arg) {
+  static_cast<Persister *>(arg)->run();
+  return nullptr;
+}
+
+} // namespace
+
+void start_persister(unsigned interval_ms, uintptr_t delta) {
+  if (!persister)
+    persister = new Persister(); // (kept: no destructor runs at exit)
+  Persister &p = *persister;
+  p.stop = false;
+  p.wanted = p.persisted = 0;
+  p.interval = std::chrono::milliseconds(interval_ms);
+  p.delta = delta;
+  commit_seq.store(0);
+  if (!claim_service_slot(p.slot))
+    fatal("buffered durability: the pool has no free thread slot for the "
+          "persister");
+  // Its records go straight to the file.
+  p.slot.hdr = reinterpret_cast<SlotHeader *>(
+      reinterpret_cast<uintptr_t>(p.slot.hdr) + delta);
+  p.slot.entries = p.slot.slot_entries = reinterpret_cast<LogEntry *>(
+      reinterpret_cast<uintptr_t>(p.slot.slot_entries) + delta);
+  if (pthread_create(&p.thread, nullptr, persister_main, &p) != 0)
+    fatal("buffered durability: cannot start the persister thread");
+  pthread_setname_np(p.thread, "ptm-persister");
+}
+
+void stop_persister() {
+  Persister &p = *persister;
+  {
+    std::lock_guard<std::mutex> lock(p.m);
+    p.stop = true;
+  }
+  p.wake.notify_one();
+  pthread_join(p.thread, nullptr);
+  release_service_slot(p.slot);
+}
+
+void persister_sync(uint64_t seq) {
+  Persister &p = *persister;
+  std::unique_lock<std::mutex> lock(p.m);
+  if (p.wanted < seq)
+    p.wanted = seq;
+  p.wake.notify_one();
+  p.written.wait(lock, [&] { return p.persisted >= seq; });
+}
+
+} // namespace pool
+} // namespace ptm

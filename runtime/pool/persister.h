@@ -1,0 +1,39 @@
+//===- persister.h - writes buffered commits to the file --------*- C++ -*-===//
+//
+// The persister of buffered durability (durability.h) is one thread of the
+// runtime with a slot of its own, whose pointers are moved to the PM view.
+// Every interval, at ptm_sync, when a thread's queue is over its budget and
+// at close, it takes the commit queues (commit_queue.h) and writes the
+// longest run of consecutive sequence numbers, in order, as redo records of
+// whole transactions in its slot:
+//
+//   the write sets merged into the record's entries (a word written by
+//   several transactions: the last value); the record flushed and sealed,
+//   sfence; written back to the PM view, clwb, sfence; idle, clwb, sfence
+//
+// A crash leaves at most one committed record, which recovery replays: the
+// file holds the pool after a prefix of the sequence. A transaction larger
+// than the slot first has every earlier one written; the blocks it allocated
+// then go to the PM view directly (free memory in that prefix), so only its
+// logged words must fit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_POOL_PERSISTER_H
+#define PTM_RUNTIME_POOL_PERSISTER_H
+
+#include <cstdint>
+
+namespace ptm {
+namespace pool {
+
+// Starts the thread (the pool's mutex held; its slot is claimed here).
+void start_persister(unsigned interval_ms, uintptr_t delta);
+// Writes every queued commit and ends the thread (no transaction running).
+void stop_persister();
+// Returns once every commit sequence number up to SEQ is in the PM view.
+void persister_sync(uint64_t seq);
+
+} // namespace pool
+} // namespace ptm
+
+#endif // PTM_RUNTIME_POOL_PERSISTER_H

@@ -1,0 +1,424 @@
+//===- test_buffered.cpp - buffered durability: prefix, sync, errors ------===//
+//
+// PTM_DURABILITY=buffered[:MS] (runtime/pool/durability.h) on a lazy gp_/ip_
+// library:
+//
+//   test_buffered ITERATIONS SEED [PTM_POOL_TOOL]
+//     errors    malformed PTM_DURABILITY values are refused by ptm_open with a
+//               message and create nothing; ptm_sync inside a transaction is
+//               refused
+//     close     transfers under buffered durability (their commits issue no
+//               clwb and no sfence), ptm_close, reopened under strict
+//               durability: every transfer is in the file
+//     exit      a child commits transfers and returns from main without
+//               ptm_close: every one of them is in the file (the runtime
+//               syncs at exit)
+//     large     a transaction allocates and fills a block larger than a
+//               thread slot's log (the persister writes it to the file
+//               before the record of that transaction): its bytes are there
+//     crashes   ITERATIONS times, a child runs transfers at 2 threads (each
+//               also allocates a note and frees its previous one) under
+//               buffered:1 and acknowledges, after every 16th transfer, the
+//               id of its last one once ptm_sync has returned; the parent
+//               SIGKILLs it after a seeded count of acknowledgements (a
+//               SIGKILL drops the DRAM copy: only what the persister wrote
+//               survives), reopens the pool and checks that the file holds
+//               a prefix of the transfers (the total is conserved, no record
+//               of a transfer at or past next_id, the last one before it
+//               whole), every acknowledged transfer, the notes, and
+//               `ptm-pool check`
+//
+//   test_buffered refused       (a library that cannot defer durability):
+//                               ptm_open under buffered fails with -ENOTSUP
+//                               and a message naming the library
+//
+//===----------------------------------------------------------------------===//
+
+#include "pool_test.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <poll.h>
+#include <random>
+#include <sys/wait.h>
+#include <thread>
+#include <vector>
+
+constexpr int kAccounts = 64;
+constexpr uint64_t kInitial = 1000;
+constexpr uint64_t kRecords = 1 << 14;
+constexpr uint64_t kSyncEvery = 16;
+
+struct Record {
+  uint64_t id_plus_1, from, to, amount; // 0: never written
+};
+
+struct Note {
+  uint64_t id, thread;
+};
+
+struct Root {
+  uint64_t next_id;
+  uint64_t accounts[kAccounts];
+  Note *notes[2];
+  uint64_t *big;
+  uint64_t big_words;
+  Record records[kRecords];
+};
+
+static void set_durability(const char *mode) {
+  if (mode)
+    setenv("PTM_DURABILITY", mode, 1);
+  else
+    unsetenv("PTM_DURABILITY");
+}
+
+// One transfer of thread T (0 or 1); returns its id.
+static uint64_t transfer(Root *root, std::mt19937 &rng, int t) {
+  uint64_t from = rng() % kAccounts, to = rng() % kAccounts;
+  uint64_t amount = rng() % 100;
+  uint64_t id = 0;
+  run_tx([&] {
+    id = __ptm_read_8(&root->next_id);
+    __ptm_write_8(&root->next_id, id + 1);
+    uint64_t a = __ptm_read_8(&root->accounts[from]);
+    uint64_t moved = a < amount ? a : amount;
+    __ptm_write_8(&root->accounts[from], a - moved);
+    __ptm_write_8(&root->accounts[to],
+                  __ptm_read_8(&root->accounts[to]) + moved);
+    Record *r = &root->records[id % kRecords];
+    __ptm_write_8(&r->id_plus_1, id + 1);
+    __ptm_write_8(&r->from, from);
+    __ptm_write_8(&r->to, to);
+    __ptm_write_8(&r->amount, moved);
+    auto *note = static_cast<Note *>(ptm_malloc(sizeof(Note)));
+    if (!note)
+      _exit(6);
+    __ptm_write_8(&note->id, id);
+    __ptm_write_8(&note->thread, uint64_t(t));
+    auto *slot = reinterpret_cast<uint64_t *>(&root->notes[t]);
+    ptm_free(reinterpret_cast<void *>(__ptm_read_8(slot)));
+    __ptm_write_8(slot, reinterpret_cast<uint64_t>(note));
+  });
+  return id;
+}
+
+static void create_pool(const std::string &path) {
+  set_durability(nullptr);
+  CHECK_EQ(ptm_open(path.c_str(), 64 << 20), 0);
+  auto *root = static_cast<Root *>(ptm_root(sizeof(Root)));
+  CHECK(root != nullptr);
+  run_tx([&] {
+    for (auto &a : root->accounts)
+      __ptm_write_8(&a, kInitial);
+  });
+  ptm_close();
+}
+
+// Reopens PATH under strict durability and checks that it holds a prefix of
+// the transfers that includes every id of ACKS; returns next_id.
+static uint64_t verify(const std::string &path,
+                       const std::vector<uint64_t> &acks, const char *when) {
+  set_durability(nullptr);
+  int rc = ptm_open(path.c_str(), 0);
+  CHECK_EQ(rc, 0);
+  if (rc != 0)
+    return 0;
+  auto *root = static_cast<Root *>(ptm_root(0));
+  CHECK(root != nullptr);
+  uint64_t sum = 0;
+  for (auto a : root->accounts)
+    sum += a;
+  if (sum != kInitial * kAccounts)
+    fprintf(stderr, "%s: total %llu\n", when, (unsigned long long)sum);
+  CHECK_EQ(sum, kInitial * kAccounts);
+  uint64_t next = root->next_id;
+  int beyond = 0;
+  for (const Record &r : root->records)
+    if (r.id_plus_1 > next && ++beyond < 5)
+      fprintf(stderr, "%s: transfer %llu is in the file, next_id is %llu\n",
+              when, (unsigned long long)(r.id_plus_1 - 1),
+              (unsigned long long)next);
+  CHECK_EQ(beyond, 0);
+  if (next > 0) // the last transfer of the prefix is whole
+    CHECK_EQ(root->records[(next - 1) % kRecords].id_plus_1, next);
+  int missing = 0;
+  for (uint64_t id : acks) {
+    bool ok =
+        id < next && (id + kRecords < next ||
+                      root->records[id % kRecords].id_plus_1 == id + 1);
+    if (!ok && ++missing < 5)
+      fprintf(stderr, "%s: synced transfer %llu missing (next_id %llu)\n",
+              when, (unsigned long long)id, (unsigned long long)next);
+  }
+  CHECK_EQ(missing, 0);
+  for (uint64_t t = 0; t < 2; ++t) {
+    Note *n = root->notes[t];
+    if (n && !(n->thread == t && n->id < next)) {
+      fprintf(stderr, "%s: note of thread %llu is damaged\n", when,
+              (unsigned long long)t);
+      CHECK(false);
+    }
+  }
+  ptm_close();
+  return next;
+}
+
+static void pool_check(const char *tool, const std::string &path,
+                       const char *when) {
+  if (!tool)
+    return;
+  std::string cmd = std::string(tool) + " check " + path + " > /dev/null";
+  int rc = system(cmd.c_str());
+  if (rc != 0)
+    fprintf(stderr, "%s: ptm-pool check failed (%d)\n", when, rc);
+  CHECK_EQ(rc, 0);
+}
+
+static void errors() {
+  std::string path = temp_pool_path("buffered-errors");
+  const char *bad[] = {"bogus",         "buffered:",    "buffered:0",
+                       "buffered:10ms", "buffered:-5",  "buffered:60001",
+                       "Buffered",      "buffered 10",  "strict:10"};
+  for (const char *mode : bad) {
+    set_durability(mode);
+    StderrCapture cap;
+    cap.start();
+    int rc = ptm_open(path.c_str(), 64 << 20);
+    std::string err = cap.stop();
+    CHECK_EQ(rc, -EINVAL);
+    CHECK(err.find("PTM_DURABILITY='" + std::string(mode) + "'") !=
+          std::string::npos);
+    CHECK(access(path.c_str(), F_OK) != 0); // nothing created
+  }
+  set_durability("buffered:5");
+  CHECK_EQ(ptm_open(path.c_str(), 64 << 20), 0);
+  CHECK_EQ(ptm_sync(), 0);
+  int in_tx = 0;
+  StderrCapture cap;
+  cap.start();
+  run_tx([&] { in_tx = ptm_sync(); });
+  std::string err = cap.stop();
+  CHECK_EQ(in_tx, -EINVAL);
+  CHECK(err.find("ptm_sync inside a transaction") != std::string::npos);
+  ptm_close();
+  set_durability(nullptr);
+  unlink(path.c_str());
+}
+
+static void clean_close() {
+  std::string path = temp_pool_path("buffered-close");
+  create_pool(path);
+  set_durability("buffered");
+  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
+  auto *root = static_cast<Root *>(ptm_root(0));
+  std::mt19937 rng(7);
+  constexpr uint64_t kTransfers = 3000;
+  ptm_stats_t before, after;
+  ptm_stats(&before);
+  for (uint64_t i = 0; i < kTransfers; ++i)
+    transfer(root, rng, 0);
+  ptm_stats(&after);
+  // The committing thread flushes and fences nothing (the persister's
+  // thread runs no transaction: its counts are not in the totals).
+  CHECK_EQ(after.commits - before.commits, kTransfers);
+  CHECK_EQ(after.clwb - before.clwb, 0u);
+  CHECK_EQ(after.sfence - before.sfence, 0u);
+  CHECK(after.log_entries - before.log_entries >= 8 * kTransfers);
+  ptm_close();
+  CHECK_EQ(verify(path, {}, "close"), kTransfers);
+  unlink(path.c_str());
+}
+
+static int child_exit(const char *path, uint64_t n) {
+  set_durability("buffered:60000"); // nothing written before the exit
+  if (ptm_open(path, 0) != 0)
+    return 3;
+  auto *root = static_cast<Root *>(ptm_root(0));
+  std::mt19937 rng(11);
+  for (uint64_t i = 0; i < n; ++i)
+    transfer(root, rng, 1);
+  return 0; // no ptm_close
+}
+
+static void exit_without_close(const char *self) {
+  std::string path = temp_pool_path("buffered-exit");
+  create_pool(path);
+  constexpr uint64_t kTransfers = 2000;
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl("/proc/self/exe", self, "child-exit", path.c_str(), "2000",
+          (char *)nullptr);
+    _exit(5);
+  }
+  int status = 0;
+  CHECK_EQ(waitpid(pid, &status, 0), pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  CHECK_EQ(verify(path, {}, "exit"), kTransfers);
+  unlink(path.c_str());
+}
+
+static void large_block() {
+  std::string path = temp_pool_path("buffered-large");
+  create_pool(path);
+  set_durability("buffered");
+  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
+  auto *root = static_cast<Root *>(ptm_root(0));
+  constexpr uint64_t kWords = (4u << 20) / 8; // 4 MiB: more than a slot logs
+  std::mt19937 rng(3);
+  transfer(root, rng, 0);
+  run_tx([&] {
+    auto *big = static_cast<uint64_t *>(ptm_malloc(kWords * 8));
+    if (!big)
+      _exit(6);
+    for (uint64_t i = 0; i < kWords; ++i)
+      __ptm_write_8(&big[i], i * 0x9e3779b97f4a7c15ull);
+    __ptm_write_8(reinterpret_cast<uint64_t *>(&root->big),
+                  reinterpret_cast<uint64_t>(big));
+    __ptm_write_8(&root->big_words, kWords);
+  });
+  transfer(root, rng, 0);
+  ptm_close();
+  CHECK_EQ(verify(path, {}, "large"), 2u);
+  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
+  root = static_cast<Root *>(ptm_root(0));
+  CHECK(root->big != nullptr);
+  CHECK_EQ(root->big_words, kWords);
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; root->big && i < kWords; ++i)
+    wrong += root->big[i] != i * 0x9e3779b97f4a7c15ull;
+  CHECK_EQ(wrong, 0u);
+  ptm_close();
+  unlink(path.c_str());
+}
+
+static int child_crash(const char *path, int fd) {
+  set_durability("buffered:1");
+  if (ptm_open(path, 0) != 0)
+    return 3;
+  auto *root = static_cast<Root *>(ptm_root(0));
+  if (!root)
+    return 3;
+  auto work = [&](unsigned seed, int t) {
+    std::mt19937 rng(seed);
+    for (uint64_t n = 1;; ++n) {
+      uint64_t id = transfer(root, rng, t);
+      if (n % kSyncEvery != 0)
+        continue;
+      if (ptm_sync() != 0)
+        _exit(7);
+      if (write(fd, &id, sizeof id) != sizeof id)
+        _exit(4);
+    }
+  };
+  std::thread t1(work, unsigned(getpid()) * 2, 0),
+      t2(work, unsigned(getpid()) * 2 + 1, 1);
+  t1.join(); // never returns: killed
+  t2.join();
+  return 0;
+}
+
+// Reads acknowledgements until WANT of them or the child closed the pipe;
+// false if none came for 60 s (a hang).
+static bool read_acks(int fd, std::vector<uint64_t> &acks, size_t want) {
+  while (acks.size() < want) {
+    struct pollfd p = {fd, POLLIN, 0};
+    int n = poll(&p, 1, 60000);
+    if (n == 0)
+      return false;
+    if (n < 0)
+      continue;
+    uint64_t id;
+    if (read(fd, &id, sizeof id) != sizeof id)
+      return true;
+    acks.push_back(id);
+  }
+  return true;
+}
+
+static void crashes(const char *self, int iterations, unsigned seed,
+                    const char *tool) {
+  std::mt19937 rng(seed);
+  std::string path = temp_pool_path("buffered-crash");
+  create_pool(path);
+  uint64_t total_acks = 0, last_next = 0;
+  for (int it = 0; it < iterations; ++it) {
+    int fds[2];
+    CHECK_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      char fd_text[16];
+      snprintf(fd_text, sizeof fd_text, "%d", fds[1]);
+      execl("/proc/self/exe", self, "child-crash", path.c_str(), fd_text,
+            (char *)nullptr);
+      _exit(5);
+    }
+    close(fds[1]);
+    std::vector<uint64_t> acks;
+    size_t kill_after = 1 + rng() % 300;
+    if (!read_acks(fds[0], acks, kill_after)) {
+      fprintf(stderr, "iteration %d: no acknowledgement for 60 s (hang)\n", it);
+      CHECK(false);
+    }
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    uint64_t id;
+    while (read(fds[0], &id, sizeof id) == sizeof id)
+      acks.push_back(id);
+    close(fds[0]);
+    CHECK(acks.size() >= kill_after);
+    total_acks += acks.size();
+    char when[64];
+    snprintf(when, sizeof when, "crash %d", it);
+    pool_check(tool, path, when);
+    uint64_t next = verify(path, acks, when);
+    CHECK(next >= last_next); // nothing durable is lost later
+    last_next = next;
+    pool_check(tool, path, when);
+  }
+  printf("buffered: %d kills, %llu synced transfers checked, %llu in the "
+         "file\n",
+         iterations, (unsigned long long)total_acks,
+         (unsigned long long)last_next);
+  unlink(path.c_str());
+}
+
+static void refused() {
+  std::string path = temp_pool_path("buffered-refused");
+  set_durability("buffered");
+  StderrCapture cap;
+  cap.start();
+  int rc = ptm_open(path.c_str(), 64 << 20);
+  std::string err = cap.stop();
+  CHECK_EQ(rc, -ENOTSUP);
+  CHECK(err.find(ptm_algorithm()) != std::string::npos);
+  CHECK(err.find("cannot defer durability") != std::string::npos);
+  CHECK(access(path.c_str(), F_OK) != 0);
+  set_durability(nullptr);
+  printf("buffered: refused by %s\n", ptm_algorithm());
+}
+
+int main(int argc, char **argv) {
+  if (argc == 4 && !strcmp(argv[1], "child-crash"))
+    return child_crash(argv[2], atoi(argv[3]));
+  if (argc == 4 && !strcmp(argv[1], "child-exit"))
+    return child_exit(argv[2], strtoull(argv[3], nullptr, 10));
+  signal(SIGPIPE, SIG_IGN);
+  if (argc == 2 && !strcmp(argv[1], "refused")) {
+    refused();
+    return check_result("buffered-refused");
+  }
+  int iterations = argc > 1 ? atoi(argv[1]) : 10;
+  unsigned seed = argc > 2 ? unsigned(atoi(argv[2])) : 1;
+  const char *tool = argc > 3 ? argv[3] : nullptr;
+  errors();
+  clean_close();
+  exit_without_close(argv[0]);
+  large_block();
+  crashes(argv[0], iterations, seed, tool);
+  return check_result("buffered");
+}
