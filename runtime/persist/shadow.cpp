@@ -43,7 +43,8 @@ void write_back_line(uintptr_t line) {
 } // namespace
 
 void shadow_clwb(const void *addr) {
-  uintptr_t line = reinterpret_cast<uintptr_t>(addr) & ~uintptr_t(kLineSize - 1);
+  uintptr_t line =
+      reinterpret_cast<uintptr_t>(addr) & ~uintptr_t(kLineSize - 1);
   if (line >= shadow.lo && line < shadow.hi) {
     if (line < shadow.copy_lo || line >= shadow.copy_hi)
       return; // the pool's data: the persister's

@@ -1,4 +1,4 @@
-//===- shadow.h - the persistence layer under buffered durability -*- C++ -*-===//
+//===- shadow.h - clwb under buffered durability ----------------*- C++ -*-===//
 //
 // Buffered durability (runtime/pool/durability.h) maps the pool's address
 // range as a private DRAM copy: transactions read and write there, and
@@ -29,9 +29,9 @@ namespace ptm {
 namespace persist {
 
 struct ShadowView {
-  uintptr_t lo = 0, hi = 0;           // the pool's range (the DRAM copy)
-  uintptr_t copy_lo = 0, copy_hi = 0; // its thread slots: copied at clwb
-  intptr_t delta = 0;                 // PM view address - pool address
+  uintptr_t lo = 0, hi = 0;            // the pool's range (the DRAM copy)
+  uintptr_t copy_lo = 0, copy_hi = 0;  // its thread slots: copied at clwb
+  intptr_t delta = 0;                  // PM view address - pool address
   FlushInsn insn = FlushInsn::Clflush; // the instruction in use before
 };
 

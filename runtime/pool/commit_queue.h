@@ -1,4 +1,4 @@
-//===- commit_queue.h - committed write sets waiting for the persister -*- C++ -*-===//
+//===- commit_queue.h - commits waiting for the persister -------*- C++ -*-===//
 //
 // Buffered durability (durability.h). A commit, under its algorithm's locks,
 // writes its redo log back in place (the pool's DRAM copy, no clwb), takes

@@ -27,8 +27,8 @@ bool buffered = false;
 bool library_defers_durability = false;
 
 namespace {
-char *pm_view;         // the PM view of a buffered pool
-bool exit_sync_set;    // sync_at_exit registered
+char *pm_view;      // the PM view of a buffered pool
+bool exit_sync_set; // sync_at_exit registered
 } // namespace
 
 bool parse_durability(const char *text, DurabilityMode *out) {
@@ -113,7 +113,8 @@ void start_buffered(const PoolView &view, const char *path,
   shadow.lo = lo;
   shadow.hi = lo + size;
   shadow.copy_lo = reinterpret_cast<uintptr_t>(view.slot(0));
-  shadow.copy_hi = reinterpret_cast<uintptr_t>(view.slot(view.header.slot_count));
+  shadow.copy_hi =
+      reinterpret_cast<uintptr_t>(view.slot(view.header.slot_count));
   shadow.delta = reinterpret_cast<intptr_t>(pm) - intptr_t(lo);
   persist::begin_shadow(shadow);
   buffered = true;

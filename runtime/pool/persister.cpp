@@ -187,9 +187,8 @@ uint64_t Persister::round() {
     cq.unlock();
     collect(taken[i]);
   }
-  std::sort(txs.begin(), txs.end(), [](const QueuedTx &a, const QueuedTx &b) {
-    return a.seq < b.seq;
-  });
+  std::sort(txs.begin(), txs.end(),
+            [](const QueuedTx &a, const QueuedTx &b) { return a.seq < b.seq; });
   uint64_t next = persisted + 1;
   size_t n = 0;
   while (n < txs.size() && txs[n].seq == next) {
