@@ -1,6 +1,7 @@
 /*
  * mc_options.c - ptm-memcached's command line: memcached's own options plus
- * --pool and --pool-size. Bad arguments: a message and exit status 64.
+ * --pool, --pool-size and --durability. Bad arguments: a message and exit
+ * status 64.
  */
 #include "mc_options.h"
 #include "mc_stats.h"
@@ -35,7 +36,12 @@ static const char usage_text[] =
     "      --pool=FILE         the pool file (default $PTM_POOL, else a\n"
     "                          temporary pool removed at exit)\n"
     "      --pool-size=SZ      size of a new pool file, k/m/g suffix\n"
-    "                          (default 1g, at least 4x -m)\n";
+    "                          (default 1g, at least 4x -m)\n"
+    "      --durability=MODE   strict (default): a store is durable when it\n"
+    "                          is acknowledged; buffered[:MS]: durable within\n"
+    "                          MS ms (1..60000, default 10), a crash may lose\n"
+    "                          the last MS ms of stores (lazy gp_/ip_\n"
+    "                          libraries only; sets PTM_DURABILITY)\n";
 
 static void bad(const char *fmt, const char *arg) {
   fprintf(stderr, "ptm-memcached: ");
@@ -89,6 +95,28 @@ static uint64_t size_arg(const char *opt, const char *arg, uint64_t lo,
   return v;
 }
 
+int mc_parse_durability(const char *text) {
+  static const char word[] = "buffered";
+  if (strcmp(text, "strict") == 0)
+    return 0;
+  if (strncmp(text, word, sizeof word - 1) != 0)
+    return -1;
+  const char *p = text + sizeof word - 1;
+  if (*p == '\0')
+    return 10;
+  if (*p++ != ':' || *p == '\0')
+    return -1;
+  long ms = 0;
+  for (; *p; p++) {
+    if (*p < '0' || *p > '9')
+      return -1;
+    ms = ms * 10 + (*p - '0');
+    if (ms > 60000)
+      return -1;
+  }
+  return ms >= 1 ? (int)ms : -1;
+}
+
 void mc_parse_options(int argc, char **argv, mc_settings *s) {
   static const struct option longopts[] = {
       {"port", required_argument, NULL, 'p'},
@@ -105,6 +133,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
       {"help", no_argument, NULL, 'h'},
       {"pool", required_argument, NULL, 'P'},
       {"pool-size", required_argument, NULL, 'S'},
+      {"durability", required_argument, NULL, 'D'},
       {NULL, 0, NULL, 0}};
   s->port = 11211;
   s->listen = "127.0.0.1";
@@ -118,6 +147,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
   if (s->pool && !*s->pool)
     s->pool = NULL;
   s->pool_size = 0;
+  s->durability = NULL;
   opterr = 0;
   int opt;
   while ((opt = getopt_long(argc, argv, ":p:U:l:t:m:c:MI:vu:Vh", longopts,
@@ -168,6 +198,13 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
       break;
     case 'S':
       s->pool_size = size_arg("--pool-size", optarg, 16u << 20, 1ull << 42);
+      break;
+    case 'D':
+      if (mc_parse_durability(optarg) < 0)
+        bad("--durability: '%s' is not 'strict', 'buffered' or "
+            "'buffered:MS' (MS: milliseconds, 1..60000)",
+            optarg);
+      s->durability = optarg;
       break;
     case ':':
       bad("option '%s' needs an argument", argv[optind - 1]);

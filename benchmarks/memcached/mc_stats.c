@@ -81,6 +81,13 @@ static void general(void (*emit)(const char *, const char *, void *),
   emit_u(emit, ctx, "reclaimed", s.reclaimed);
   emit("ptm_library", ptm_algorithm(), ctx);
   emit_u(emit, ctx, "ptm_persistent", (uint64_t)s.persistent);
+  if (!s.persistent)
+    snprintf(buf, sizeof buf, "none");
+  else if (s.buffered_ms == 0)
+    snprintf(buf, sizeof buf, "strict");
+  else
+    snprintf(buf, sizeof buf, "buffered:%d", s.buffered_ms);
+  emit("ptm_durability", buf, ctx);
   emit_u(emit, ctx, "ptm_recovered_items", s.recovered);
   emit_u(emit, ctx, "ptm_commits", tx.commits);
   emit_u(emit, ctx, "ptm_aborts", tx.aborts);

@@ -16,11 +16,13 @@
 #define _GNU_SOURCE
 #include "mc_store.h"
 #include "mc_layout.h"
+#include "mc_options.h"
 
 #include <errno.h>
 #include <malloc.h>
 #include <ptm.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -35,6 +37,7 @@ static uint64_t g_item_max;
 static int g_evict;
 static int g_persistent;
 static uint64_t g_recovered;
+static int g_buffered_ms;
 
 int64_t mc_now(void) { return (int64_t)time(NULL); }
 
@@ -544,6 +547,7 @@ void mc_store_stats_get(mc_store_stats *out) {
   out->item_max = g_item_max;
   out->persistent = g_persistent;
   out->recovered = g_recovered;
+  out->buffered_ms = g_buffered_ms;
 }
 
 /* ---- Opening and checking --------------------------------------------------
@@ -618,10 +622,33 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
               "ptm-memcached: library %s is volatile (STM): --pool %s "
               "ignored, the cache does not survive a restart\n",
               ptm_algorithm(), cfg->pool);
-  } else if (cfg->pool) {
+    if (cfg->durability)
+      fprintf(stderr,
+              "ptm-memcached: library %s is volatile (STM): --durability "
+              "%s ignored\n",
+              ptm_algorithm(), cfg->durability);
+  } else {
+    /* Read by the runtime when the pool opens (ptm_open, or the default
+     * pool at the first transaction). */
+    if (cfg->durability && setenv("PTM_DURABILITY", cfg->durability, 1)) {
+      snprintf(err, errlen, "cannot set PTM_DURABILITY: %s", strerror(errno));
+      return -1;
+    }
+    const char *mode = getenv("PTM_DURABILITY");
+    g_buffered_ms = mode && *mode ? mc_parse_durability(mode) : 0;
+  }
+  if (g_persistent && cfg->pool) {
     struct stat st;
     int exists = stat(cfg->pool, &st) == 0;
     int rc = ptm_open(cfg->pool, exists ? 0 : cfg->pool_size);
+    if (rc == -ENOTSUP) {
+      snprintf(err, errlen,
+               "cannot open pool %s: library %s cannot defer durability "
+               "(buffered durability needs a lazy gp_ or ip_ library, e.g. "
+               "ip_orec_lazy)",
+               cfg->pool, ptm_algorithm());
+      return -1;
+    }
     if (rc != 0) {
       snprintf(err, errlen, "cannot open pool %s: %s", cfg->pool,
                strerror(-rc));

@@ -43,6 +43,8 @@ typedef struct mc_store_config {
   uint64_t item_max;  /* -I, bytes of one item (key + value + header) */
   int evict;          /* 0 with -M: out of memory instead of evicting */
   int verbose;        /* -v */
+  /* --durability (set as PTM_DURABILITY), NULL: the environment's */
+  const char *durability;
 } mc_store_config;
 
 /* What the store keeps across restarts (persistent pools) and its figures. */
@@ -51,6 +53,7 @@ typedef struct mc_store_stats {
   uint64_t mem_limit, item_max;
   int persistent;     /* 1: items live in a pool file */
   uint64_t recovered; /* items found in the pool at start */
+  int buffered_ms;    /* buffered durability: its interval; 0: strict */
 } mc_store_stats;
 
 /* Opens the pool and the cache inside it (created on first use) and checks

@@ -247,11 +247,13 @@ void ensure_pool_open() {
   opt.reuse_empty_file = true;
   PoolHeader h;
   int rc = create_pool_file(path, size, opt, &h);
-  if (rc == 0)
+  bool created = rc == 0;
+  if (created)
     rc = open_pool(path, 0);
   unlink(path); // private: gone when the process ends, even by a crash
   if (rc != 0)
-    fatal("cannot create a temporary pool in %s (%s)", dir, strerror(-rc));
+    fatal("cannot %s a temporary pool in %s (%s)", created ? "open" : "create",
+          dir, strerror(-rc));
 }
 
 // Claims a free slot of the open pool for S (pool_mutex held): false if
