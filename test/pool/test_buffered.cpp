@@ -34,29 +34,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pool_test.h"
+#include "transfer_load.h"
 
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <poll.h>
 #include <random>
 #include <sys/wait.h>
 #include <thread>
 #include <vector>
 
-constexpr int kAccounts = 64;
-constexpr uint64_t kInitial = 1000;
 constexpr uint64_t kRecords = 1 << 14;
 constexpr uint64_t kSyncEvery = 16;
-
-struct Record {
-  uint64_t id_plus_1, from, to, amount; // 0: never written
-};
-
-struct Note {
-  uint64_t id, thread;
-};
 
 struct Root {
   uint64_t next_id;
@@ -72,36 +61,6 @@ static void set_durability(const char *mode) {
     setenv("PTM_DURABILITY", mode, 1);
   else
     unsetenv("PTM_DURABILITY");
-}
-
-// One transfer of thread T (0 or 1); returns its id.
-static uint64_t transfer(Root *root, std::mt19937 &rng, int t) {
-  uint64_t from = rng() % kAccounts, to = rng() % kAccounts;
-  uint64_t amount = rng() % 100;
-  uint64_t id = 0;
-  run_tx([&] {
-    id = __ptm_read_8(&root->next_id);
-    __ptm_write_8(&root->next_id, id + 1);
-    uint64_t a = __ptm_read_8(&root->accounts[from]);
-    uint64_t moved = a < amount ? a : amount;
-    __ptm_write_8(&root->accounts[from], a - moved);
-    __ptm_write_8(&root->accounts[to],
-                  __ptm_read_8(&root->accounts[to]) + moved);
-    Record *r = &root->records[id % kRecords];
-    __ptm_write_8(&r->id_plus_1, id + 1);
-    __ptm_write_8(&r->from, from);
-    __ptm_write_8(&r->to, to);
-    __ptm_write_8(&r->amount, moved);
-    auto *note = static_cast<Note *>(ptm_malloc(sizeof(Note)));
-    if (!note)
-      _exit(6);
-    __ptm_write_8(&note->id, id);
-    __ptm_write_8(&note->thread, uint64_t(t));
-    auto *slot = reinterpret_cast<uint64_t *>(&root->notes[t]);
-    ptm_free(reinterpret_cast<void *>(__ptm_read_8(slot)));
-    __ptm_write_8(slot, reinterpret_cast<uint64_t>(note));
-  });
-  return id;
 }
 
 static void create_pool(const std::string &path) {
@@ -162,17 +121,6 @@ static uint64_t verify(const std::string &path,
   }
   ptm_close();
   return next;
-}
-
-static void pool_check(const char *tool, const std::string &path,
-                       const char *when) {
-  if (!tool)
-    return;
-  std::string cmd = std::string(tool) + " check " + path + " > /dev/null";
-  int rc = system(cmd.c_str());
-  if (rc != 0)
-    fprintf(stderr, "%s: ptm-pool check failed (%d)\n", when, rc);
-  CHECK_EQ(rc, 0);
 }
 
 static void errors() {
@@ -318,24 +266,6 @@ static int child_crash(const char *path, int fd) {
   t1.join(); // never returns: killed
   t2.join();
   return 0;
-}
-
-// Reads acknowledgements until WANT of them or the child closed the pipe;
-// false if none came for 60 s (a hang).
-static bool read_acks(int fd, std::vector<uint64_t> &acks, size_t want) {
-  while (acks.size() < want) {
-    struct pollfd p = {fd, POLLIN, 0};
-    int n = poll(&p, 1, 60000);
-    if (n == 0)
-      return false;
-    if (n < 0)
-      continue;
-    uint64_t id;
-    if (read(fd, &id, sizeof id) != sizeof id)
-      return true;
-    acks.push_back(id);
-  }
-  return true;
 }
 
 static void crashes(const char *self, int iterations, unsigned seed,

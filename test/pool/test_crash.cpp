@@ -22,28 +22,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pool_test.h"
+#include "transfer_load.h"
 
 #include <csignal>
 #include <cstring>
-#include <poll.h>
 #include <random>
 #include <sys/wait.h>
 #include <thread>
 #include <time.h>
 #include <vector>
 
-constexpr int kAccounts = 64;
-constexpr uint64_t kInitial = 1000;
 constexpr uint64_t kRecords = 1 << 16;
-
-struct Record {
-  uint64_t id, from, to, amount;
-};
-
-struct Note {
-  uint64_t id, thread;
-};
 
 struct Root {
   uint64_t next_id;
@@ -61,31 +50,7 @@ static int child(const char *path, int fd) {
   auto work = [&](unsigned seed, int t) {
     std::mt19937 rng(seed);
     for (;;) {
-      uint64_t from = rng() % kAccounts, to = rng() % kAccounts;
-      uint64_t amount = rng() % 100;
-      uint64_t id = 0;
-      run_tx([&] {
-        id = __ptm_read_8(&root->next_id);
-        __ptm_write_8(&root->next_id, id + 1);
-        uint64_t a = __ptm_read_8(&root->accounts[from]);
-        uint64_t moved = a < amount ? a : amount;
-        __ptm_write_8(&root->accounts[from], a - moved);
-        __ptm_write_8(&root->accounts[to],
-                      __ptm_read_8(&root->accounts[to]) + moved);
-        Record *r = &root->records[id % kRecords];
-        __ptm_write_8(&r->id, id);
-        __ptm_write_8(&r->from, from);
-        __ptm_write_8(&r->to, to);
-        __ptm_write_8(&r->amount, moved);
-        auto *note = static_cast<Note *>(ptm_malloc(sizeof(Note)));
-        if (!note)
-          _exit(6);
-        __ptm_write_8(&note->id, id);
-        __ptm_write_8(&note->thread, uint64_t(t));
-        auto *slot = reinterpret_cast<uint64_t *>(&root->notes[t]);
-        ptm_free(reinterpret_cast<void *>(__ptm_read_8(slot)));
-        __ptm_write_8(slot, reinterpret_cast<uint64_t>(note));
-      });
+      uint64_t id = transfer(root, rng, t);
       if (write(fd, &id, sizeof id) != sizeof id)
         _exit(4);
     }
@@ -116,8 +81,8 @@ static void verify(const std::string &path, const std::vector<uint64_t> &acks,
   uint64_t next = root->next_id;
   int missing = 0;
   for (uint64_t id : acks) {
-    bool ok = id < next &&
-              (id + kRecords < next || root->records[id % kRecords].id == id);
+    bool ok = id < next && (id + kRecords < next ||
+                            root->records[id % kRecords].id_plus_1 == id + 1);
     if (!ok && ++missing < 5)
       fprintf(stderr,
               "iteration %d: acknowledged transfer %llu missing "
@@ -136,40 +101,6 @@ static void verify(const std::string &path, const std::vector<uint64_t> &acks,
     CHECK(ok);
   }
   ptm_close();
-}
-
-// Reads acknowledgements from FD into ACKS until it holds WANT of them or
-// the child closed the pipe (it died). False if no acknowledgement came for
-// 60 s (a hang).
-static bool read_acks(int fd, std::vector<uint64_t> &acks, size_t want) {
-  constexpr int kStallMs = 60000;
-  while (acks.size() < want) {
-    struct pollfd p = {fd, POLLIN, 0};
-    int n = poll(&p, 1, kStallMs);
-    if (n == 0)
-      return false;
-    if (n < 0)
-      continue; // EINTR
-    uint64_t id;
-    if (read(fd, &id, sizeof id) != sizeof id)
-      return true; // closed: the child died (its status says how)
-    acks.push_back(id);
-  }
-  return true;
-}
-
-// `ptm-pool check FILE` exits 0 (the tool checks the header, the pending
-// logs and, after recovering a private copy, the heap).
-static void pool_check(const char *tool, const std::string &path,
-                       const char *when, int iteration) {
-  if (!tool)
-    return;
-  std::string cmd = std::string(tool) + " check " + path + " > /dev/null";
-  int rc = system(cmd.c_str());
-  if (rc != 0)
-    fprintf(stderr, "iteration %d: ptm-pool check %s failed (%d)\n", iteration,
-            when, rc);
-  CHECK_EQ(rc, 0);
 }
 
 int main(int argc, char **argv) {
@@ -241,9 +172,12 @@ int main(int argc, char **argv) {
               it, acks.size(), kill_after);
     CHECK(acks.size() >= kill_after);
     total_acks += acks.size();
-    pool_check(tool, path, "after the crash", it);
+    char when[64];
+    snprintf(when, sizeof when, "iteration %d, after the crash", it);
+    pool_check(tool, path, when);
     verify(path, acks, it);
-    pool_check(tool, path, "after recovery", it);
+    snprintf(when, sizeof when, "iteration %d, after recovery", it);
+    pool_check(tool, path, when);
   }
   printf("crash: %d kills, %llu acknowledged transfers checked\n", iterations,
          (unsigned long long)total_acks);

@@ -1,0 +1,102 @@
+//===- transfer_load.h - the workload of the real-crash tests ---*- C++ -*-===//
+//
+// test_crash (strict durability) and test_buffered (buffered durability)
+// run the same transaction under SIGKILL: a transfer between two of
+// kAccounts accounts that also takes the next id, writes its record (id + 1,
+// so that 0 is "never written") into a ring of records, allocates a note
+// naming it and frees the thread's previous note. ROOT is the test's root
+// object: next_id, accounts, records and notes[2].
+//
+// read_acks collects a child's acknowledgements from a pipe; pool_check runs
+// `ptm-pool check` on a pool file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_TEST_POOL_TRANSFER_LOAD_H
+#define PTM_TEST_POOL_TRANSFER_LOAD_H
+
+#include "pool_test.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+#include <poll.h>
+#include <random>
+#include <string>
+#include <vector>
+
+constexpr int kAccounts = 64;
+constexpr uint64_t kInitial = 1000;
+
+struct Record {
+  uint64_t id_plus_1, from, to, amount; // 0: never written
+};
+
+struct Note {
+  uint64_t id, thread;
+};
+
+// One transfer of thread T (0 or 1); returns its id.
+template <class Root> uint64_t transfer(Root *root, std::mt19937 &rng, int t) {
+  const uint64_t records = std::size(root->records);
+  uint64_t from = rng() % kAccounts, to = rng() % kAccounts;
+  uint64_t amount = rng() % 100;
+  uint64_t id = 0;
+  run_tx([&] {
+    id = __ptm_read_8(&root->next_id);
+    __ptm_write_8(&root->next_id, id + 1);
+    uint64_t a = __ptm_read_8(&root->accounts[from]);
+    uint64_t moved = a < amount ? a : amount;
+    __ptm_write_8(&root->accounts[from], a - moved);
+    __ptm_write_8(&root->accounts[to],
+                  __ptm_read_8(&root->accounts[to]) + moved);
+    Record *r = &root->records[id % records];
+    __ptm_write_8(&r->id_plus_1, id + 1);
+    __ptm_write_8(&r->from, from);
+    __ptm_write_8(&r->to, to);
+    __ptm_write_8(&r->amount, moved);
+    auto *note = static_cast<Note *>(ptm_malloc(sizeof(Note)));
+    if (!note)
+      _exit(6);
+    __ptm_write_8(&note->id, id);
+    __ptm_write_8(&note->thread, uint64_t(t));
+    auto *slot = reinterpret_cast<uint64_t *>(&root->notes[t]);
+    ptm_free(reinterpret_cast<void *>(__ptm_read_8(slot)));
+    __ptm_write_8(slot, reinterpret_cast<uint64_t>(note));
+  });
+  return id;
+}
+
+// Reads acknowledgements from FD into ACKS until it holds WANT of them or
+// the child closed the pipe (it died). False if no acknowledgement came for
+// 60 s (a hang).
+inline bool read_acks(int fd, std::vector<uint64_t> &acks, size_t want) {
+  constexpr int kStallMs = 60000;
+  while (acks.size() < want) {
+    struct pollfd p = {fd, POLLIN, 0};
+    int n = poll(&p, 1, kStallMs);
+    if (n == 0)
+      return false;
+    if (n < 0)
+      continue; // EINTR
+    uint64_t id;
+    if (read(fd, &id, sizeof id) != sizeof id)
+      return true; // closed: the child died (its status says how)
+    acks.push_back(id);
+  }
+  return true;
+}
+
+// `TOOL check PATH` exits 0 (the tool checks the header, the pending logs
+// and, after recovering a private copy, the heap); no TOOL: nothing.
+inline void pool_check(const char *tool, const std::string &path,
+                       const char *when) {
+  if (!tool)
+    return;
+  std::string cmd = std::string(tool) + " check " + path + " > /dev/null";
+  int rc = system(cmd.c_str());
+  if (rc != 0)
+    fprintf(stderr, "%s: ptm-pool check failed (%d)\n", when, rc);
+  CHECK_EQ(rc, 0);
+}
+
+#endif // PTM_TEST_POOL_TRANSFER_LOAD_H
