@@ -27,7 +27,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   using Base::flush_allocs;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
-                               Options::kLogRing>;
+                               Options::kLogRing, Options::kCoarseLog>;
   static constexpr bool kReadsInPlace = false;
   // Buffered durability (runtime/pool/durability.h) over the log ring.
   static constexpr bool kDefersDurability = Options::kLogRing;

@@ -258,7 +258,9 @@ struct DeferredOrder {
 // allocated pool blocks: their lines must be durable before its record is.
 // RING: the log ring (log_ring.h), which defers the flushes of the written
 // lines to the next commit's fence and has no idle status to write.
-template <bool Deferred, bool Sealed = false, bool Ring = false>
+// COARSE: coarse-grained logging (the log ring's logged blocks).
+template <bool Deferred, bool Sealed = false, bool Ring = false,
+          bool Coarse = false>
 struct PersistentLazyT {
   static_assert(!Ring || (Deferred && Sealed), "the ring defers and seals");
   struct Pending {
@@ -283,6 +285,7 @@ struct PersistentLazyT {
       // Buffered durability: written back, queued for the persister.
       if (__builtin_expect(pool::buffered, 0))
         return pool::commit_buffered(pool::tls_slot, tx, stack.lo, stack.hi);
+      log_blocks(tx);
       pending.on = PersistentRedoLog::commit_ring(pool::tls_slot, order, sealed,
                                                   stack.lo, stack.hi);
     } else if constexpr (Deferred) {
@@ -298,6 +301,19 @@ struct PersistentLazyT {
                                 stack.hi);
     }
   }
+  // The log ring: the small pool blocks the transaction allocated go into
+  // its record (flush_allocs flushed the others).
+  static void log_blocks(TxThread &tx) {
+    for (size_t i = 0; i < tx.allocs.size; ++i) {
+      void *p = tx.allocs[i].ptr;
+      if (!pool::pool_heap || !pool::pool_heap->contains(p))
+        continue;
+      size_t n = pool::pool_heap->usable_size(p);
+      if (PersistentRedoLog::logs_block<Coarse>(n))
+        PersistentRedoLog::log_block<Coarse>(pool::tls_slot, p, n);
+    }
+  }
+
   // True if a commit is still to be finished.
   // (The ring: nothing but the test hook.)
   static bool has_pending() { return Deferred && pending.on; }
@@ -336,7 +352,7 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   static constexpr bool kLogRing = Options::kLogRing;
   using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
-                               Options::kLogRing>;
+                               Options::kLogRing, Options::kCoarseLog>;
   // IP model: no per-transaction quiescence (ptm_close still waits for every
   // transaction in the pool): Base::kQuiesce.
   static constexpr bool kCoarseLog = Options::kCoarseLog;

@@ -17,7 +17,10 @@
 //                    the attempt logged nothing (the read-only commit path,
 //                    which fences nothing) one sfence makes them durable
 //                    before the commit returns; the commit reads whether
-//                    it flushed any (SlotHandle::flushed_blocks)
+//                    it flushed any (SlotHandle::flushed_blocks); the log
+//                    ring leaves a small block (at most 8 entries) to its
+//                    commit, which logs it into the record instead
+//                    (PersistentLazyT::log_blocks: no fence of its own)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_PERSISTENT_POLICY_BASE_H
@@ -28,6 +31,7 @@
 #include "runtime/base/tx_thread.h"
 #include "runtime/base/volatile_heap.h"
 #include "runtime/persist/persist.h"
+#include "runtime/persist/persistent_redo_log.h"
 #include "runtime/pool/persistent_pool.h"
 #include "runtime/pool/thread_slot.h"
 
@@ -78,7 +82,13 @@ struct PersistentPolicyBase : Base {
     for (size_t i = 0; i < tx.allocs.size; ++i) {
       void *p = tx.allocs[i].ptr;
       if (pool::pool_heap && pool::pool_heap->contains(p)) {
-        persist::flush_range(p, pool::PoolHeap<Self>::usable_size(p));
+        size_t n = pool::PoolHeap<Self>::usable_size(p);
+        // (the log ring logs a small block at commit instead: its record
+        // holds it, PersistentLazyT::log_blocks)
+        if constexpr (DefersDurability<Self>::value)
+          if (PersistentRedoLog::logs_block<Options::kCoarseLog>(n))
+            continue;
+        persist::flush_range(p, n);
         flushed = true;
       }
     }

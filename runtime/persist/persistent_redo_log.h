@@ -306,6 +306,52 @@ struct PersistentRedoLog {
     mark_idle(s);
   }
 
+  // Log ring: a pool block the transaction allocated of N bytes is logged
+  // whole at commit (log_block) rather than flushed behind a fence of its
+  // own before the record, if it takes at most this many entries.
+  static constexpr uint64_t kLoggedBlockEntries = 8;
+  template <bool Coarse> static constexpr bool logs_block(size_t n) {
+    return n <= kLoggedBlockEntries * (Coarse ? kChunk : 8);
+  }
+
+  // Logs the N bytes of the fresh block at P (under the commit's locks; the
+  // block is the transaction's alone): what the log has of it stays (it is
+  // newer than memory: a logged write), the rest is taken from memory
+  // (unlogged writes: last-allocation tracking, calloc's zeroing). A word
+  // entry ends with every byte. The record then holds the block's contents,
+  // so they need no fence before it.
+  template <bool Coarse>
+  static void log_block(pool::SlotHandle &s, const void *p, size_t n) {
+    auto lo = reinterpret_cast<uintptr_t>(p);
+    for (uintptr_t a = lo; a < lo + n;) {
+      bool chunk = false;
+      uintptr_t key = entry_key<Coarse>(a, chunk);
+      if (chunk) {
+        if (tls_log_index.find(key) < 0) {
+          pad_to_line(s);
+          pool::LogEntry &e = new_chunk_entry(s, key);
+          memcpy(pool::chunk_bytes(e), reinterpret_cast<const void *>(key),
+                 kChunk);
+        }
+        a = key + kChunk;
+        continue;
+      }
+      pool::LogEntry &e = entry_for(s, key);
+      uint8_t mask = uint8_t(e.meta);
+      if (mask != 0xff) {
+        unsigned char data[8], now[8];
+        memcpy(data, &e.data, 8);
+        memcpy(now, reinterpret_cast<const void *>(key), 8);
+        for (unsigned b = 0; b < 8; ++b)
+          if (!(mask & (1u << b)))
+            data[b] = now[b];
+        memcpy(&e.data, data, 8);
+        e.meta = pool::entry_meta(0xff, s.gen);
+      }
+      a = key + 8;
+    }
+  }
+
   // Buffered durability, under the locks: the write-back alone, nothing
   // flushed, no record (the caller queues the entries, commit_queue.h).
   // False: nothing was logged.

@@ -93,12 +93,14 @@ int main() {
           memcpy(&value, chunk_bytes(e[k]) + (x_addr - e[k].addr), 8);
         }
       }
-      if (!wrote_x || status_state(s->status) != kIdle)
+      // (X = 0: the root's creation, whose small block a log ring's record
+      // holds, PersistentLazyT::log_blocks; it stays idle)
+      if (!wrote_x || value < 1 || value > 3 ||
+          status_state(s->status) != kIdle)
         continue;
       printf("slot %u record %u: X = %llu, commit order %llu\n", i, p,
              (unsigned long long)value, (unsigned long long)s->commit_order);
-      if (value >= 1 && value <= 3)
-        orders[value - 1] = s->commit_order;
+      orders[value - 1] = s->commit_order;
       s->status = slot_status(kRedoCommitted, gen);
       ++reverted;
     }
