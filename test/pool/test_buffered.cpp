@@ -261,10 +261,7 @@ static int child_crash(const char *path, int fd) {
         _exit(4);
     }
   };
-  std::thread t1(work, unsigned(getpid()) * 2, 0),
-      t2(work, unsigned(getpid()) * 2 + 1, 1);
-  t1.join(); // never returns: killed
-  t2.join();
+  run_workers(work); // never returns: killed
   return 0;
 }
 
@@ -275,36 +272,18 @@ static void crashes(const char *self, int iterations, unsigned seed,
   create_pool(path);
   uint64_t total_acks = 0, last_next = 0;
   for (int it = 0; it < iterations; ++it) {
-    int fds[2];
-    CHECK_EQ(pipe(fds), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-      close(fds[0]);
-      char fd_text[16];
-      snprintf(fd_text, sizeof fd_text, "%d", fds[1]);
-      execl("/proc/self/exe", self, "child-crash", path.c_str(), fd_text,
-            (char *)nullptr);
-      _exit(5);
-    }
-    close(fds[1]);
+    CrashChild c(self, "child-crash", path);
     std::vector<uint64_t> acks;
     size_t kill_after = 1 + rng() % 300;
-    if (!read_acks(fds[0], acks, kill_after)) {
+    if (!read_acks(c.fd, acks, kill_after)) {
       fprintf(stderr, "iteration %d: no acknowledgement for 60 s (hang)\n", it);
       CHECK(false);
     }
-    kill(pid, SIGKILL);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-    uint64_t id;
-    while (read(fds[0], &id, sizeof id) == sizeof id)
-      acks.push_back(id);
-    close(fds[0]);
-    CHECK(acks.size() >= kill_after);
-    total_acks += acks.size();
     char when[64];
     snprintf(when, sizeof when, "crash %d", it);
+    c.kill_and_collect(acks, when);
+    CHECK(acks.size() >= kill_after);
+    total_acks += acks.size();
     pool_check(tool, path, when);
     uint64_t next = verify(path, acks, when);
     CHECK(next >= last_next); // nothing durable is lost later

@@ -55,10 +55,7 @@ static int child(const char *path, int fd) {
         _exit(4);
     }
   };
-  std::thread t1(work, unsigned(getpid()) * 2, 0),
-      t2(work, unsigned(getpid()) * 2 + 1, 1);
-  t1.join(); // never returns: killed
-  t2.join();
+  run_workers(work); // never returns: killed
   return 0;
 }
 
@@ -125,18 +122,7 @@ int main(int argc, char **argv) {
   std::vector<uint64_t> acks;
   uint64_t total_acks = 0;
   for (int it = 0; it < iterations; ++it) {
-    int fds[2];
-    CHECK_EQ(pipe(fds), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-      close(fds[0]);
-      char fd_text[16];
-      snprintf(fd_text, sizeof fd_text, "%d", fds[1]);
-      execl("/proc/self/exe", argv[0], "child", path.c_str(), fd_text,
-            (char *)nullptr);
-      _exit(5);
-    }
-    close(fds[1]);
+    CrashChild c(argv[0], "child", path);
     acks.clear();
     // The kill point: after 1..2000 acknowledged transfers, or (every
     // fourth iteration) 0 to 20 ms after the start.
@@ -147,32 +133,20 @@ int main(int argc, char **argv) {
     } else {
       kill_after = 1 + rng() % 2000;
     }
-    if (!read_acks(fds[0], acks, kill_after)) {
+    if (!read_acks(c.fd, acks, kill_after)) {
       fprintf(stderr,
               "iteration %d: no acknowledgement for 60 s after %zu (hang)\n",
               it, acks.size());
       CHECK(false);
     }
-    kill(pid, SIGKILL);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFSIGNALED(status))
-      fprintf(stderr, "iteration %d: child exited with status %d\n", it,
-              WEXITSTATUS(status));
-    else if (WTERMSIG(status) != SIGKILL) // e.g. SIGSEGV before the kill
-      fprintf(stderr, "iteration %d: child died of signal %d\n", it,
-              WTERMSIG(status));
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-    uint64_t id; // the rest: acknowledged before the kill
-    while (read(fds[0], &id, sizeof id) == sizeof id)
-      acks.push_back(id);
-    close(fds[0]);
+    char when[64];
+    snprintf(when, sizeof when, "iteration %d", it);
+    c.kill_and_collect(acks, when); // (the rest: acknowledged before it)
     if (acks.size() < kill_after)
       fprintf(stderr, "iteration %d: the child died after %zu of %zu acks\n",
               it, acks.size(), kill_after);
     CHECK(acks.size() >= kill_after);
     total_acks += acks.size();
-    char when[64];
     snprintf(when, sizeof when, "iteration %d, after the crash", it);
     pool_check(tool, path, when);
     verify(path, acks, it);

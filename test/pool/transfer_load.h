@@ -7,8 +7,11 @@
 // naming it and frees the thread's previous note. ROOT is the test's root
 // object: next_id, accounts, records and notes[2].
 //
-// read_acks collects a child's acknowledgements from a pipe; pool_check runs
-// `ptm-pool check` on a pool file.
+// A crashing child (CrashChild) is this program started again as `SELF MODE
+// PATH FD`: its two worker threads (run_workers) acknowledge transfers by
+// writing ids to the pipe FD; the parent reads them (read_acks), SIGKILLs
+// it and collects the rest (kill_and_collect). pool_check runs `ptm-pool
+// check` on a pool file.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_TEST_POOL_TRANSFER_LOAD_H
@@ -16,12 +19,15 @@
 
 #include "pool_test.h"
 
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <iterator>
 #include <poll.h>
 #include <random>
 #include <string>
+#include <sys/wait.h>
+#include <thread>
 #include <vector>
 
 constexpr int kAccounts = 64;
@@ -85,6 +91,55 @@ inline bool read_acks(int fd, std::vector<uint64_t> &acks, size_t want) {
   }
   return true;
 }
+
+// WORK(seed, t) on two threads, t = 0 and 1, seeded from the process id; it
+// never returns (the parent kills the process).
+template <class F> void run_workers(F work) {
+  std::thread t1(work, unsigned(getpid()) * 2, 0),
+      t2(work, unsigned(getpid()) * 2 + 1, 1);
+  t1.join();
+  t2.join();
+}
+
+struct CrashChild {
+  pid_t pid;
+  int fd; // the read end of its acknowledgements
+
+  // Starts `SELF MODE PATH FD`.
+  CrashChild(const char *self, const char *mode, const std::string &path) {
+    int fds[2];
+    CHECK_EQ(pipe(fds), 0);
+    pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      char fd_text[16];
+      snprintf(fd_text, sizeof fd_text, "%d", fds[1]);
+      execl("/proc/self/exe", self, mode, path.c_str(), fd_text,
+            (char *)nullptr);
+      _exit(5);
+    }
+    close(fds[1]);
+    fd = fds[0];
+  }
+
+  // SIGKILLs it, checks that the kill is what ended it, and appends to ACKS
+  // what it acknowledged before it died. WHEN names the iteration.
+  void kill_and_collect(std::vector<uint64_t> &acks, const char *when) {
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFSIGNALED(status))
+      fprintf(stderr, "%s: child exited with status %d\n", when,
+              WEXITSTATUS(status));
+    else if (WTERMSIG(status) != SIGKILL) // e.g. SIGSEGV before the kill
+      fprintf(stderr, "%s: child died of signal %d\n", when, WTERMSIG(status));
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    uint64_t id;
+    while (read(fd, &id, sizeof id) == sizeof id)
+      acks.push_back(id);
+    close(fd);
+  }
+};
 
 // `TOOL check PATH` exits 0 (the tool checks the header, the pending logs
 // and, after recovering a private copy, the heap); no TOOL: nothing.
