@@ -35,6 +35,7 @@
 #define PTM_RUNTIME_PERSIST_LOG_RING_H
 
 #include "runtime/persist/persist.h"
+#include "runtime/pool/durability.h"
 #include "runtime/pool/pool_format.h"
 #include "runtime/pool/pool_view.h"
 #include "runtime/pool/thread_slot.h"
@@ -103,6 +104,20 @@ struct LogRing {
     s.part = uint8_t(p);
     s.entries = s.slot_entries + b;
     s.capacity = pool::ring_part_begin(s.slot_capacity, p + 1) - b;
+  }
+
+  // Opens the running transaction's record (begun with capacity 0,
+  // PersistentRedoLog::begin_ring) at its first entry: a new generation, in
+  // the slot's next part (buffered durability: the whole slot, no ring;
+  // nothing persistent).
+  static void open(pool::SlotHandle &s) {
+    ++s.gen;
+    if (__builtin_expect(pool::buffered, 0)) {
+      s.entries = s.slot_entries;
+      s.capacity = s.slot_capacity;
+    } else {
+      begin(s);
+    }
   }
 
   // A new record in S's next part: what that part holds must be at or below

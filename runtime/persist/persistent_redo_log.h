@@ -64,18 +64,17 @@ struct PersistentRedoLog {
     tls_log_index.reset(s.capacity);
   }
 
-  // Log ring (log_ring.h): the same, the record in the slot's next part.
-  // (Buffered durability: the whole slot, no ring; nothing persistent.)
+  // Log ring (log_ring.h): the same, but the record opens at its first
+  // entry (LogRing::open, in the slot's next part): until then its capacity
+  // is 0, so the first entry takes the slow path of slot_records /
+  // entry_for. A transaction that writes nothing touches neither the ring
+  // nor the generation, and leaves nothing for the next begin to reset.
   static void begin_ring(pool::SlotHandle &s) {
-    ++s.gen;
+    if (s.capacity == 0) // (no record opened since the last reset)
+      return;
     s.count = 0;
     s.logged = 0;
-    if (__builtin_expect(pool::buffered, 0)) {
-      s.entries = s.slot_entries;
-      s.capacity = s.slot_capacity;
-    } else {
-      LogRing::begin(s);
-    }
+    s.capacity = 0;
     tls_log_index.reset(s.slot_capacity);
   }
 

@@ -67,10 +67,16 @@ word_mask(uintptr_t word, uintptr_t lo, uintptr_t hi) {
   return uint8_t(((1u << last) - 1) & ~((1u << first) - 1));
 }
 
-// The log has no room for COUNT more records: a log ring's record takes the
-// whole slot (LogRing::spill) if that is enough, else fatal.
-__attribute__((noinline, cold)) inline void slot_log_full(pool::SlotHandle &s,
-                                                          uint64_t count) {
+// The log has no room for COUNT more records: a log ring's record that is
+// not open yet opens (LogRing::open); one that is takes the whole slot
+// (LogRing::spill) if that is enough; else fatal.
+__attribute__((noinline)) inline void slot_log_full(pool::SlotHandle &s,
+                                                    uint64_t count) {
+  if (s.capacity == 0) {
+    LogRing::open(s);
+    if (count <= s.capacity)
+      return;
+  }
   if (s.capacity < s.slot_capacity && s.count + count <= s.slot_capacity)
     return LogRing::spill(s);
   slot_log_overflow(s);
