@@ -65,14 +65,7 @@ static void set_durability(const char *mode) {
 
 static void create_pool(const std::string &path) {
   set_durability(nullptr);
-  CHECK_EQ(ptm_open(path.c_str(), 64 << 20), 0);
-  auto *root = static_cast<Root *>(ptm_root(sizeof(Root)));
-  CHECK(root != nullptr);
-  run_tx([&] {
-    for (auto &a : root->accounts)
-      __ptm_write_8(&a, kInitial);
-  });
-  ptm_close();
+  create_transfer_pool<Root>(path);
 }
 
 // Reopens PATH under strict durability and checks that it holds a prefix of

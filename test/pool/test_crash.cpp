@@ -110,14 +110,7 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
 
   std::string path = temp_pool_path("crash");
-  CHECK_EQ(ptm_open(path.c_str(), 64 << 20), 0);
-  auto *root = static_cast<Root *>(ptm_root(sizeof(Root)));
-  CHECK(root != nullptr);
-  run_tx([&] {
-    for (auto &a : root->accounts)
-      __ptm_write_8(&a, kInitial);
-  });
-  ptm_close();
+  create_transfer_pool<Root>(path);
 
   std::vector<uint64_t> acks;
   uint64_t total_acks = 0;

@@ -41,6 +41,19 @@ struct Note {
   uint64_t id, thread;
 };
 
+// Creates the pool at PATH (64 MiB) with ROOT's accounts at kInitial, and
+// closes it.
+template <class Root> void create_transfer_pool(const std::string &path) {
+  CHECK_EQ(ptm_open(path.c_str(), 64 << 20), 0);
+  auto *root = static_cast<Root *>(ptm_root(sizeof(Root)));
+  CHECK(root != nullptr);
+  run_tx([&] {
+    for (auto &a : root->accounts)
+      __ptm_write_8(&a, kInitial);
+  });
+  ptm_close();
+}
+
 // One transfer of thread T (0 or 1); returns its id.
 template <class Root> uint64_t transfer(Root *root, std::mt19937 &rng, int t) {
   const uint64_t records = std::size(root->records);
