@@ -79,12 +79,7 @@ static uint64_t verify(const std::string &path,
     return 0;
   auto *root = static_cast<Root *>(ptm_root(0));
   CHECK(root != nullptr);
-  uint64_t sum = 0;
-  for (auto a : root->accounts)
-    sum += a;
-  if (sum != kInitial * kAccounts)
-    fprintf(stderr, "%s: total %llu\n", when, (unsigned long long)sum);
-  CHECK_EQ(sum, kInitial * kAccounts);
+  check_total(root, when);
   uint64_t next = root->next_id;
   int beyond = 0;
   for (const Record &r : root->records)
@@ -237,9 +232,7 @@ static void large_block() {
 
 static int child_crash(const char *path, int fd) {
   set_durability("buffered:1");
-  if (ptm_open(path, 0) != 0)
-    return 3;
-  auto *root = static_cast<Root *>(ptm_root(0));
+  auto *root = open_transfer_root<Root>(path);
   if (!root)
     return 3;
   auto work = [&](unsigned seed, int t) {

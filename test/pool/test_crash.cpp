@@ -42,9 +42,7 @@ struct Root {
 };
 
 static int child(const char *path, int fd) {
-  if (ptm_open(path, 0) != 0)
-    return 3;
-  auto *root = static_cast<Root *>(ptm_root(0));
+  auto *root = open_transfer_root<Root>(path);
   if (!root)
     return 3;
   auto work = [&](unsigned seed, int t) {
@@ -68,13 +66,9 @@ static void verify(const std::string &path, const std::vector<uint64_t> &acks,
     return;
   auto *root = static_cast<Root *>(ptm_root(0));
   CHECK(root != nullptr);
-  uint64_t sum = 0;
-  for (auto a : root->accounts)
-    sum += a;
-  if (sum != kInitial * kAccounts)
-    fprintf(stderr, "iteration %d: total %llu\n", iteration,
-            (unsigned long long)sum);
-  CHECK_EQ(sum, kInitial * kAccounts);
+  char when[32];
+  snprintf(when, sizeof when, "iteration %d", iteration);
+  check_total(root, when);
   uint64_t next = root->next_id;
   int missing = 0;
   for (uint64_t id : acks) {

@@ -54,6 +54,24 @@ template <class Root> void create_transfer_pool(const std::string &path) {
   ptm_close();
 }
 
+// A crashing child's root in the pool at PATH (nullptr: it cannot open it).
+template <class Root> Root *open_transfer_root(const char *path) {
+  if (ptm_open(path, 0) != 0)
+    return nullptr;
+  return static_cast<Root *>(ptm_root(0));
+}
+
+// ROOT's accounts still hold kInitial * kAccounts in all (no transfer half
+// applied); WHEN names the check in the message.
+template <class Root> void check_total(const Root *root, const char *when) {
+  uint64_t sum = 0;
+  for (auto a : root->accounts)
+    sum += a;
+  if (sum != kInitial * kAccounts)
+    fprintf(stderr, "%s: total %llu\n", when, (unsigned long long)sum);
+  CHECK_EQ(sum, kInitial * kAccounts);
+}
+
 // One transfer of thread T (0 or 1); returns its id.
 template <class Root> uint64_t transfer(Root *root, std::mt19937 &rng, int t) {
   const uint64_t records = std::size(root->records);
