@@ -29,6 +29,11 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
                                Options::kLogRing, Options::kCoarseLog>;
   static constexpr bool kReadsInPlace = false;
+  // The bytes of the attempt's last allocation are written in place and
+  // never logged: a read that the log's summary misses reads them right and
+  // a write finds no entry for them, so only read_slow and write_slow test
+  // for them.
+  static constexpr bool kLastAllocLate = true;
   // Buffered durability (runtime/pool/durability.h) over the log ring.
   static constexpr bool kDefersDurability = Options::kLogRing;
   // Coarse-grained logging: chunk entries (the lock makes memory stable, so
@@ -49,6 +54,13 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   static bool commit(TxThread &tx) {
     apply_frees(tx);
     flush_allocs(tx);
+    if (pool::tls_slot.count == 0 && tx.allocs.size == 0) {
+      // Nothing logged, nothing allocated: no record, no commit order.
+      Lazy::discard();
+      global_lock.unlock();
+      pool::leave_tx(pool::tls_slot);
+      return true;
+    }
     // The lock orders all writers: a plain counter is the commit order.
     Lazy::announce();
     Lazy::commit(tx, pool::next_commit_order());
@@ -64,14 +76,16 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     pool::leave_tx(pool::tls_slot);
   }
 
-  // Fast path: an aligned access that the log's summary says it has no
-  // entry for (nothing is looked up while the log is empty): a plain load.
+  // Fast path: a plain load while the log is empty, or of an aligned access
+  // that the log's summary says it has no entry for.
   template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
     auto a = reinterpret_cast<uintptr_t>(addr);
-    if (__builtin_expect(in_one_granule(a, sizeof(T)) &&
-                             !PersistentRedoLog::may_contain_word<kCoarse>(
-                                 pool::tls_slot, a),
-                         1)) {
+    const pool::SlotHandle &s = pool::tls_slot;
+    if (__builtin_expect(
+            s.count == 0 ||
+                (in_one_granule(a, sizeof(T)) &&
+                 !PersistentRedoLog::may_contain_word<kCoarse>(s, a)),
+            1)) {
       T value;
       memcpy(&value, addr, sizeof value);
       return value;
@@ -81,6 +95,10 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   // (read-after-write: the log alone when it has every byte)
   template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     T value;
+    if (kLastAllocTracking && in_last_alloc(tx, addr, sizeof value)) {
+      memcpy(&value, addr, sizeof value);
+      return value;
+    }
     auto a = reinterpret_cast<uintptr_t>(addr);
     if (in_one_granule(a, sizeof(T)) &&
         PersistentRedoLog::try_read<kCoarse>(pool::tls_slot, a, value))
@@ -103,6 +121,8 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   }
   template <class T>
   PTM_OUTLINE static void write_slow(TxThread &tx, T *addr, T value) {
+    if (kLastAllocTracking && in_last_alloc(tx, addr, sizeof value))
+      return (void)memcpy(addr, &value, sizeof value);
     write_bytes(tx, addr, &value, sizeof value);
   }
 

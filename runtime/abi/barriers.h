@@ -41,20 +41,15 @@ template <class P> struct Barriers {
       Tx::injected_abort(tx);
   }
 
-  // Last-allocation tracking: [addr, addr + n) lies in the attempt's most
-  // recent allocation (no other transaction can reach it before commit).
-  static PTM_INLINE bool in_last_alloc(const TxThread &tx, const void *addr,
-                                       size_t n) {
-    uintptr_t off = reinterpret_cast<uintptr_t>(addr) - tx.last_alloc;
-    return off < tx.last_alloc_size && n <= tx.last_alloc_size - off;
-  }
-
   template <class T, Event E> static PTM_INLINE T read(const void *addr) {
     TxThread &tx = this_thread();
     barrier<E>(tx);
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->reads);
-    if constexpr (P::kLastAllocTracking)
+    // (kLastAllocLate: the policy tests the last allocation on its slow
+    // paths, where its fast paths cannot tell the block from other memory)
+    if constexpr (P::kLastAllocTracking && !P::kReadsInPlace &&
+                  !P::kLastAllocLate)
       if (in_last_alloc(tx, addr, sizeof(T))) {
         T value;
         memcpy(&value, addr, sizeof value);
@@ -68,7 +63,7 @@ template <class P> struct Barriers {
     barrier<E>(tx);
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->writes);
-    if constexpr (P::kLastAllocTracking)
+    if constexpr (P::kLastAllocTracking && !P::kLastAllocLate)
       if (in_last_alloc(tx, addr, sizeof(T)))
         return (void)memcpy(addr, &val, sizeof val);
     P::template write<T>(tx, static_cast<T *>(addr), val);

@@ -86,6 +86,12 @@ struct PolicyBase {
   static constexpr bool kReadsInPlace = false;
   static constexpr bool kCountAccesses = PTM_COUNT_ACCESSES;
   static constexpr bool kLastAllocTracking = false;
+  // With last-allocation tracking: P::read and P::write test in_last_alloc
+  // (tx_thread.h) on their slow paths, their fast paths doing right by the
+  // block anyway (it is never logged: a fast read returns memory's bytes, a
+  // fast write finds no log entry and takes the slow path), so the glue need
+  // not test it first on every access.
+  static constexpr bool kLastAllocLate = false;
 
   __attribute__((always_inline)) static void on_event(TxThread &, Event,
                                                       uintptr_t) {}

@@ -17,6 +17,7 @@
 #include "runtime/base/undo_log.h"
 
 #include <csetjmp>
+#include <cstddef>
 #include <cstdint>
 
 namespace ptm {
@@ -64,6 +65,14 @@ extern __thread TxThread tls_tx;
 void attach_thread(TxThread &tx) __attribute__((noinline));
 
 __attribute__((always_inline)) inline TxThread &this_thread() { return tls_tx; }
+
+// Last-allocation tracking: [addr, addr + n) lies in the attempt's most
+// recent allocation (no other transaction can reach it before commit).
+__attribute__((always_inline)) inline bool
+in_last_alloc(const TxThread &tx, const void *addr, size_t n) {
+  uintptr_t off = reinterpret_cast<uintptr_t>(addr) - tx.last_alloc;
+  return off < tx.last_alloc_size && n <= tx.last_alloc_size - off;
+}
 
 } // namespace ptm
 
