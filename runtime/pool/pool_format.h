@@ -1,4 +1,4 @@
-//===- pool_format.h - the on-media layout of a pool file (v3) --*- C++ -*-===//
+//===- pool_format.h - the on-media layout of a pool file (v4) --*- C++ -*-===//
 //
 //   offset 0          PoolHeader, 4 KiB, immutable after creation, checksummed
 //   offset 4096       RootDescriptor (one cache line, changed transactionally)
@@ -25,8 +25,9 @@ namespace ptm {
 namespace pool {
 
 constexpr char kMagic[8] = {'P', 'T', 'M', 'P', 'O', 'O', 'L', '\0'};
-// 2: chunk entries, heap granularity; 3: log ring (three record headers)
-constexpr uint32_t kVersion = 3;
+// 2: chunk entries, heap granularity; 3: log ring (three record headers);
+// 4: multilinear entry checks (entry_check)
+constexpr uint32_t kVersion = 4;
 constexpr uint64_t kHeaderSize = 4096;
 constexpr uint64_t kRootOffset = 4096;
 constexpr uint64_t kSlotsOffset = 8192;
@@ -185,22 +186,35 @@ inline uint64_t mix64(uint64_t x) {
   return x;
 }
 
-inline uint64_t entry_check(uint64_t addr, uint64_t meta, uint64_t data) {
-  uint64_t h = mix64(addr ^ 0x50544d4c4f47ull); // never 0 for a zero entry
-  h = mix64(h ^ meta);
-  h = mix64(h ^ data);
-  return h | 1; // a zeroed entry (check 0) is never valid
+// The check of an entry (version 4): a multilinear sum of its words, each
+// times its own odd key (so the entry's words are position-tagged and one
+// differing word always changes the sum), mixed once and made odd (a zeroed
+// entry, check 0, is never valid). The products are independent, so the
+// check costs one multiply per word and one mix64, not a chain of mixes.
+constexpr uint64_t kCheckKeys[11] = {
+    0xec5918ec1a970a39ull, 0xcc30d2955ad406a5ull, 0x98cc4e337ffb7369ull,
+    0xdf50e0a30d8c3431ull, 0xe01a14ef1a121343ull, 0xcae922d8c07316ffull,
+    0xb28a9a56846bb571ull, 0xd4cdc9df170643c7ull, 0x995570aa25bd1c51ull,
+    0xd066e38fab319a4dull, 0xc5f3b229cf1b912dull};
+
+inline uint64_t entry_sum(uint64_t addr, uint64_t meta, uint64_t data) {
+  return addr * kCheckKeys[0] + meta * kCheckKeys[1] + data * kCheckKeys[2];
 }
 
+inline uint64_t entry_check(uint64_t addr, uint64_t meta, uint64_t data) {
+  return mix64(entry_sum(addr, meta, data)) | 1;
+}
+
+// G (16, 32 or 64) bytes after the header words: keys 3 to 10.
 inline uint64_t chunk_check(uint64_t addr, uint64_t meta, uint64_t g,
                             const void *bytes) {
-  uint64_t h = entry_check(addr, meta, g);
-  for (uint64_t i = 0; i < g; i += 8) {
+  uint64_t h = entry_sum(addr, meta, g);
+  for (uint64_t i = 0; i < g / 8 && i < 8; ++i) {
     uint64_t w;
-    __builtin_memcpy(&w, static_cast<const char *>(bytes) + i, 8);
-    h = mix64(h ^ w ^ i);
+    __builtin_memcpy(&w, static_cast<const char *>(bytes) + 8 * i, 8);
+    h += w * kCheckKeys[3 + i];
   }
-  return h | 1;
+  return mix64(h) | 1;
 }
 
 // The chunk bytes of the chunk entry whose header is E.

@@ -100,20 +100,20 @@ int main() {
   {
     std::vector<unsigned char> v = image;
     PoolHeader x = h;
-    x.version = 2; // one record header per slot: refused
+    x.version = 3; // the checks of version 3: refused
     x.checksum = header_checksum(x);
     memcpy(v.data(), &x, sizeof x);
     write_file(bad, v);
     expect_refused(bad, 0, -EINVAL,
-                   "incompatible version: the pool has format version 2, "
-                   "this library reads version 3");
-    x.version = 4;
+                   "incompatible version: the pool has format version 3, "
+                   "this library reads version 4");
+    x.version = 5;
     x.checksum = header_checksum(x);
     memcpy(v.data(), &x, sizeof x);
     write_file(bad, v);
     expect_refused(bad, 0, -EINVAL,
-                   "incompatible version: the pool has format version 4, "
-                   "this library reads version 3");
+                   "incompatible version: the pool has format version 5, "
+                   "this library reads version 4");
   }
 
   // A heap whose blocks are aligned to less than the logging granularity

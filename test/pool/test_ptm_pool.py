@@ -54,11 +54,13 @@ def mix64(x):
     return x
 
 
+# runtime/pool/pool_format.h: kCheckKeys[0..2], entry_check (version 4).
+CHECK_KEYS = (0xEC5918EC1A970A39, 0xCC30D2955AD406A5, 0x98CC4E337FFB7369)
+
+
 def entry_check(addr, meta, data):
-    h = mix64(addr ^ 0x50544D4C4F47)
-    h = mix64(h ^ meta)
-    h = mix64(h ^ data)
-    return h | 1
+    k = CHECK_KEYS
+    return mix64((addr * k[0] + meta * k[1] + data * k[2]) & M64) | 1
 
 
 pool = os.path.join(work, "good.pool")
