@@ -3,6 +3,7 @@
 #include "runtime/pool/persistent_pool.h"
 
 #include "ptm.h"
+#include "runtime/base/asymmetric_fence.h"
 #include "runtime/base/report.h"
 #include "runtime/persist/log_ring.h"
 #include "runtime/persist/persist.h"
@@ -155,6 +156,8 @@ int open_pool(const char *path, size_t size) {
   ReplayFloor::reset();
   if (durability.buffered)
     start_buffered(open_view, path, durability);
+  // (before the epoch lets any transaction in: enter_tx's fence_light)
+  asymmetric_fence_init();
   pool_epoch.store(++epoch_counter, std::memory_order_seq_cst);
   return 0;
 }
@@ -197,6 +200,7 @@ void close_pool() {
   // Quiesce: no new transaction enters (enter_tx sees the epoch change),
   // running ones finish.
   pool_epoch.store(0, std::memory_order_seq_cst);
+  fence_heavy(); // pairs with enter_tx's fence_light
   for (uint32_t i = 0; i < open_view.header.slot_count && i < kMaxSlots; ++i)
     while (slot_active[i].load(std::memory_order_seq_cst))
       sched_yield();

@@ -15,6 +15,7 @@
 #ifndef PTM_RUNTIME_POOL_THREAD_SLOT_H
 #define PTM_RUNTIME_POOL_THREAD_SLOT_H
 
+#include "runtime/base/asymmetric_fence.h"
 #include "runtime/pool/pool_format.h"
 
 #include <atomic>
@@ -79,8 +80,11 @@ __attribute__((always_inline)) inline SlotHandle &thread_slot() {
 __attribute__((always_inline)) inline SlotHandle &enter_tx() {
   for (;;) {
     SlotHandle &s = thread_slot();
-    slot_active[s.index].store(1, std::memory_order_seq_cst);
-    if (__builtin_expect(pool_epoch.load(std::memory_order_seq_cst) == s.epoch,
+    // (Dekker with close_pool: store, StoreLoad fence, load; the fence is
+    // asymmetric, close_pool's fence_heavy pays for it)
+    slot_active[s.index].store(1, std::memory_order_relaxed);
+    fence_light();
+    if (__builtin_expect(pool_epoch.load(std::memory_order_relaxed) == s.epoch,
                          1))
       return s;
     slot_active[s.index].store(0, std::memory_order_release); // closed: retry
