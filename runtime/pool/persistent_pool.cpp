@@ -69,7 +69,8 @@ void create_slot_key() {
 } // namespace
 
 // Options of a pool the runtime creates (PTM_POOL absent, or the temporary
-// pool): PTM_POOL_SLOT_SIZE sets the thread slots' size.
+// pool): PTM_POOL_SLOT_SIZE sets the thread slots' size, PTM_POOL_MODE the
+// file's permission bits (default owner-only).
 static CreateOptions runtime_create_options() {
   CreateOptions opt;
   opt.creator = ptm_algorithm();
@@ -80,6 +81,11 @@ static CreateOptions runtime_create_options() {
       fatal("PTM_POOL_SLOT_SIZE='%s' is not a size (e.g. 1M, 16M)", env);
     opt.slot_size = slot_size;
   }
+  const char *mode = getenv("PTM_POOL_MODE");
+  if (mode && *mode && !parse_mode(mode, &opt.mode))
+    fatal("PTM_POOL_MODE='%s' is not a pool file mode (octal, at most 777, "
+          "with the owner's read and write bits: e.g. 600, 640, 660)",
+          mode);
   return opt;
 }
 
@@ -110,6 +116,7 @@ int open_pool(const char *path, size_t size) {
   }
   if (rc != 0)
     return rc;
+  warn_if_others_can_write(path);
   char *base;
   rc = map_pool(path, h, /*writable=*/true, &base);
   if (rc != 0)
@@ -234,23 +241,27 @@ void ensure_pool_open() {
       fatal("cannot open the pool PTM_POOL='%s' (%s)", env, strerror(-rc));
     return;
   }
+  // The private temporary pool: created (O_EXCL, owner-only) in a new
+  // directory that only this user can enter (mkdtemp: mode 0700), so no
+  // other user can reach the file between its creation and its unlink.
   const char *dir = getenv("TMPDIR");
   if (!dir || !*dir)
     dir = "/tmp";
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/ptm-pool-XXXXXX", dir);
-  int fd = mkstemp(path);
-  if (fd < 0)
+  char private_dir[PATH_MAX], path[PATH_MAX];
+  snprintf(private_dir, sizeof private_dir, "%s/ptm-pool-XXXXXX", dir);
+  if (!mkdtemp(private_dir))
     fatal("cannot create a temporary pool in %s: %s", dir, strerror(errno));
-  close(fd);
+  snprintf(path, sizeof path, "%s/pool", private_dir);
   CreateOptions opt = runtime_create_options();
-  opt.reuse_empty_file = true;
+  opt.mode = kDefaultPoolMode;
   PoolHeader h;
   int rc = create_pool_file(path, size, opt, &h);
   bool created = rc == 0;
   if (created)
     rc = open_pool(path, 0);
-  unlink(path); // private: gone when the process ends, even by a crash
+  // Private: gone when the process ends, even by a crash.
+  unlink(path);
+  rmdir(private_dir);
   if (rc != 0)
     fatal("cannot %s a temporary pool in %s (%s)", created ? "open" : "create",
           dir, strerror(-rc));
