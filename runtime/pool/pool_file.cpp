@@ -332,10 +332,12 @@ int map_pool(const char *path, const PoolHeader &h, bool writable,
   }
   void *want = reinterpret_cast<void *>(h.base);
   // Read-only users get a private copy-on-write mapping: they may recover
-  // or inspect it in memory, the file stays as it is.
-  void *p =
-      mmap(want, h.pool_size, PROT_READ | PROT_WRITE,
-           (writable ? MAP_SHARED : MAP_PRIVATE) | MAP_FIXED_NOREPLACE, fd, 0);
+  // or inspect it in memory, the file stays as it is. It reserves no swap
+  // (MAP_NORESERVE): they copy a few pages, and a pool larger than memory
+  // can be looked at.
+  int flags = writable ? MAP_SHARED : MAP_PRIVATE | MAP_NORESERVE;
+  void *p = mmap(want, h.pool_size, PROT_READ | PROT_WRITE,
+                 flags | MAP_FIXED_NOREPLACE, fd, 0);
   int err = errno;
   close(fd);
   if (p == MAP_FAILED && err != EEXIST)
