@@ -22,6 +22,7 @@
 #include "runtime/palloc/persistent_heap.h"
 #include "runtime/persist/persist.h"
 #include "runtime/pool/heap_init.h"
+#include "runtime/pool/open_checks.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/pool_view.h"
 #include "runtime/pool/recovery.h"
@@ -146,13 +147,18 @@ int cmd_info(const char *path) {
     printf("\n");
   }
   int status = 0;
-  if (r->heap_formatted != kHeapFormatted) {
-    printf("heap stats:  not formatted yet (formatted at the first open)\n");
-  } else if (recover(v, path, nullptr) != 0) {
+  std::string problem;
+  if (recover(v, path, nullptr) != 0) {
     status = 1;
+  } else if (r->heap_formatted != kHeapFormatted) {
+    problem = unformatted_problem(v);
+    if (problem.empty())
+      printf("heap stats:  not formatted yet (formatted at the first open)\n");
+    else
+      printf("heap stats:  damaged: %s\n", problem.c_str());
+    status = problem.empty() ? 0 : 1;
   } else {
     PersistentHeap heap;
-    std::string problem;
     if (!heap.attach(v.heap(), v.heap_size(), &problem)) {
       printf("heap stats:  damaged: %s\n", problem.c_str());
       status = 1;
@@ -165,6 +171,11 @@ int cmd_info(const char *path) {
              st.blocks_allocated, st.bytes_allocated, st.bytes_free,
              st.bytes_total, st.chunks_total, st.chunks_free, st.chunks_small,
              st.chunks_large);
+      problem = root_problem(v, heap);
+      if (!problem.empty()) {
+        printf("root:        damaged: %s\n", problem.c_str());
+        status = 1;
+      }
     }
   }
   unmap_pool(v.base, v.header.pool_size);
@@ -186,22 +197,22 @@ int cmd_check(const char *path) {
       ++recoverable;
     }
   }
-  const RootDescriptor *r = v.root();
-  if (status == 0 && r->heap_formatted == kHeapFormatted) {
+  // As the next open will see it: recovered (in the private copy), then
+  // what the library requires of the heap and the root descriptor.
+  if (status == 0) {
     recover(v, path, nullptr);
-    PersistentHeap heap;
     std::string problem;
-    if (!heap.attach(v.heap(), v.heap_size(), &problem)) {
-      fprintf(stderr, "ptm-pool: %s: heap damaged: %s\n", path,
-              problem.c_str());
-      status = 1;
-    } else if (r->offset && (r->offset < v.header.heap_offset ||
-                             r->offset + r->size > v.header.pool_size ||
-                             heap.usable_size(v.base + r->offset) < r->size)) {
-      fprintf(stderr,
-              "ptm-pool: %s: the root descriptor does not name a heap block "
-              "(offset %" PRIu64 ", %" PRIu64 " bytes)\n",
-              path, r->offset, r->size);
+    if (v.root()->heap_formatted != kHeapFormatted) {
+      problem = unformatted_problem(v);
+    } else {
+      PersistentHeap heap;
+      if (!heap.attach(v.heap(), v.heap_size(), &problem))
+        problem = "heap damaged: " + problem;
+      else
+        problem = root_problem(v, heap);
+    }
+    if (!problem.empty()) {
+      fprintf(stderr, "ptm-pool: %s: %s\n", path, problem.c_str());
       status = 1;
     }
   }

@@ -11,6 +11,7 @@
 #include "runtime/pool/deferred_free.h"
 #include "runtime/pool/durability.h"
 #include "runtime/pool/heap_init.h"
+#include "runtime/pool/open_checks.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/recovery.h"
 #include "runtime/stm/reuse_epoch.h"
@@ -89,6 +90,24 @@ static CreateOptions runtime_create_options() {
   return opt;
 }
 
+// Recovers a private copy-on-write mapping of PATH (header H) and checks
+// what an open requires of it: 0, or -errno after the message; the file is
+// not written.
+static int check_private_copy(const char *path, const PoolHeader &h) {
+  PoolView copy;
+  copy.header = h;
+  int rc = map_pool(path, h, /*writable=*/false, &copy.base);
+  if (rc != 0)
+    return rc;
+  rc = recover(copy, path, nullptr);
+  if (rc == 0) {
+    HeapImpl heap;
+    rc = check_recovered_pool(copy, path, &heap);
+  }
+  unmap_pool(copy.base, h.pool_size);
+  return rc;
+}
+
 int open_pool(const char *path, size_t size) {
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
   if (!path || !*path) {
@@ -117,6 +136,11 @@ int open_pool(const char *path, size_t size) {
   if (rc != 0)
     return rc;
   warn_if_others_can_write(path);
+  // A dry run first: recovery and every check on a private copy, so that a
+  // pool refused for any reason is left as it was (open_checks.h).
+  rc = check_private_copy(path, h);
+  if (rc != 0)
+    return rc;
   char *base;
   rc = map_pool(path, h, /*writable=*/true, &base);
   if (rc != 0)
@@ -125,22 +149,17 @@ int open_pool(const char *path, size_t size) {
   open_view.header = h;
   // Recovery first: nothing else reads the pool before its logs are applied.
   rc = recover(open_view, path, nullptr);
-  if (rc == 0)
-    rc = format_heap_if_needed(open_view, path);
-  std::string problem;
   auto *heap = new HeapImpl();
-  if (rc == 0 &&
-      !heap->attach(open_view.heap(), open_view.heap_size(), &problem)) {
-    error("%s: the heap is damaged: %s", path, problem.c_str());
-    rc = -EIO;
-  }
-  if (rc == 0 && heap->granularity() < kLogGranularity) {
-    error("%s: the heap's blocks are aligned to %zu bytes, this library logs "
-          "%llu-byte chunks (PTM_LOG_GRANULARITY) and needs blocks aligned to "
-          "them; create the pool with a build of the same or a larger "
-          "granularity",
-          path, heap->granularity(), (unsigned long long)kLogGranularity);
-    rc = -EINVAL;
+  if (rc == 0)
+    rc = check_recovered_pool(open_view, path, heap);
+  if (rc == 0 && open_view.root()->heap_formatted != kHeapFormatted) {
+    rc = format_heap_if_needed(open_view, path);
+    std::string problem;
+    if (rc == 0 &&
+        !heap->attach(open_view.heap(), open_view.heap_size(), &problem)) {
+      error("%s: the new heap is damaged: %s", path, problem.c_str());
+      rc = -EIO;
+    }
   }
   if (rc != 0) {
     delete heap;
