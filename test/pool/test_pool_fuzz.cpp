@@ -2,8 +2,8 @@
 //
 // test_pool_fuzz PTM_POOL_TOOL COUNT SEED [FIRST]: mutations FIRST (default
 // 0) to FIRST + COUNT - 1 of two pools of this library, each derived from
-// (SEED, its index) alone, so that one mutation can be run again by itself
-// (a failure prints that command).
+// (SEED, its index, the library's name) alone, so that one mutation can be
+// run again by itself (a failure prints that command).
 //
 // The two pools (8 MiB, 64 thread slots of 64 KiB, the transfer workload of
 // transfer_load.h): "live", 200 transfers and a 100 KiB block (a large
@@ -161,6 +161,14 @@ size_t pending_records(const std::string &path) {
 
 // ---- one mutation -------------------------------------------------------
 
+// Mixed into every mutation's seed: each library meets other damage.
+unsigned library_salt() {
+  unsigned h = 2166136261u;
+  for (const char *p = ptm_algorithm(); *p; ++p)
+    h = (h ^ unsigned(uint8_t(*p))) * 16777619u;
+  return h;
+}
+
 // Writes IMG as the file PATH (new, sparse: only pages that are not zero).
 bool write_image(const std::string &path,
                  const std::vector<unsigned char> &img) {
@@ -245,7 +253,7 @@ struct Fuzzer {
   // Mutation INDEX: its outcome, counted under its region.
   Outcome run_one(unsigned index) {
     const PoolImage &base = *bases[index % 2];
-    std::seed_seq seq{seed, index};
+    std::seed_seq seq{seed, index, library_salt()};
     std::mt19937_64 rng(seq);
     std::vector<unsigned char> img = base.bytes;
     Mutator mutator(base, rng);
