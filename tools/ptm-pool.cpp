@@ -5,10 +5,16 @@
 //   ptm-pool check FILE     header + pending logs + heap; exit 0 if sound,
 //                           1 with a message on damage
 //   ptm-pool create FILE SIZE [--slots N] [--slot-size SIZE] [--base ADDR]
+//                   [--mode OCTAL] [--force]
 //
 // info and check never change the file: the pool is mapped privately
 // (copy-on-write) at its address, and pending logs are recovered in that
-// copy only, to look at the heap as the next open will see it.
+// copy only, to look at the heap as the next open will see it. Both warn
+// (stderr) about a pool file that other users can write.
+// create makes an owner-only file (0600) unless --mode says otherwise; it
+// refuses an existing FILE unless --force, which builds the new pool beside
+// it and renames it over FILE only once it is complete (a failure leaves
+// FILE as it was).
 // Bad arguments: usage and exit status 2.
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +22,7 @@
 #include "runtime/palloc/persistent_heap.h"
 #include "runtime/persist/persist.h"
 #include "runtime/pool/heap_init.h"
+#include "runtime/pool/open_checks.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/pool_view.h"
 #include "runtime/pool/recovery.h"
@@ -26,6 +33,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 extern "C" const char *ptm_algorithm(void) { return "ptm-pool"; }
 
@@ -40,7 +49,12 @@ int usage() {
           "       ptm-pool check FILE\n"
           "       ptm-pool create FILE SIZE [--slots N] [--slot-size SIZE] "
           "[--base ADDR]\n"
-          "SIZE: bytes, or with a K, M, G or T suffix (64M, 1G)\n");
+          "                       [--mode OCTAL] [--force]\n"
+          "SIZE: bytes, or with a K, M, G or T suffix (64M, 1G)\n"
+          "OCTAL: the new file's permissions (default 600: owner-only; at "
+          "most 777,\n"
+          "       with the owner's read and write bits; the umask applies)\n"
+          "--force: replace an existing FILE\n");
   return 2;
 }
 
@@ -64,6 +78,7 @@ int open_copy(const char *path, PoolView *view, std::vector<SlotScan> *pend) {
   PoolHeader h;
   if (read_pool_header(path, 0, &h, /*quiet_enoent=*/false) != 0)
     return 1;
+  warn_if_others_can_write(path);
   char *base;
   if (map_pool(path, h, /*writable=*/false, &base) != 0)
     return 1;
@@ -92,6 +107,10 @@ int cmd_info(const char *path) {
   printf("uuid:        ");
   print_uuid(h.uuid);
   printf("\ncreator:     %s\n", h.creator);
+  struct stat st;
+  if (stat(path, &st) == 0)
+    printf("file mode:   %04o, owner uid %u\n", unsigned(st.st_mode & 07777),
+           unsigned(st.st_uid));
   printf("slots:       %u x %" PRIu64 " bytes at offset %" PRIu64 " (%" PRIu64
          " log entries each)\n",
          h.slot_count, h.slot_size, h.slots_offset, v.capacity());
@@ -128,13 +147,18 @@ int cmd_info(const char *path) {
     printf("\n");
   }
   int status = 0;
-  if (r->heap_formatted != kHeapFormatted) {
-    printf("heap stats:  not formatted yet (formatted at the first open)\n");
-  } else if (recover(v, path, nullptr) != 0) {
+  std::string problem;
+  if (recover(v, path, nullptr) != 0) {
     status = 1;
+  } else if (r->heap_formatted != kHeapFormatted) {
+    problem = unformatted_problem(v);
+    if (problem.empty())
+      printf("heap stats:  not formatted yet (formatted at the first open)\n");
+    else
+      printf("heap stats:  damaged: %s\n", problem.c_str());
+    status = problem.empty() ? 0 : 1;
   } else {
     PersistentHeap heap;
-    std::string problem;
     if (!heap.attach(v.heap(), v.heap_size(), &problem)) {
       printf("heap stats:  damaged: %s\n", problem.c_str());
       status = 1;
@@ -147,6 +171,11 @@ int cmd_info(const char *path) {
              st.blocks_allocated, st.bytes_allocated, st.bytes_free,
              st.bytes_total, st.chunks_total, st.chunks_free, st.chunks_small,
              st.chunks_large);
+      problem = root_problem(v, heap);
+      if (!problem.empty()) {
+        printf("root:        damaged: %s\n", problem.c_str());
+        status = 1;
+      }
     }
   }
   unmap_pool(v.base, v.header.pool_size);
@@ -168,22 +197,22 @@ int cmd_check(const char *path) {
       ++recoverable;
     }
   }
-  const RootDescriptor *r = v.root();
-  if (status == 0 && r->heap_formatted == kHeapFormatted) {
+  // As the next open will see it: recovered (in the private copy), then
+  // what the library requires of the heap and the root descriptor.
+  if (status == 0) {
     recover(v, path, nullptr);
-    PersistentHeap heap;
     std::string problem;
-    if (!heap.attach(v.heap(), v.heap_size(), &problem)) {
-      fprintf(stderr, "ptm-pool: %s: heap damaged: %s\n", path,
-              problem.c_str());
-      status = 1;
-    } else if (r->offset && (r->offset < v.header.heap_offset ||
-                             r->offset + r->size > v.header.pool_size ||
-                             heap.usable_size(v.base + r->offset) < r->size)) {
-      fprintf(stderr,
-              "ptm-pool: %s: the root descriptor does not name a heap block "
-              "(offset %" PRIu64 ", %" PRIu64 " bytes)\n",
-              path, r->offset, r->size);
+    if (v.root()->heap_formatted != kHeapFormatted) {
+      problem = unformatted_problem(v);
+    } else {
+      PersistentHeap heap;
+      if (!heap.attach(v.heap(), v.heap_size(), &problem))
+        problem = "heap damaged: " + problem;
+      else
+        problem = root_problem(v, heap);
+    }
+    if (!problem.empty()) {
+      fprintf(stderr, "ptm-pool: %s: %s\n", path, problem.c_str());
       status = 1;
     }
   }
@@ -192,6 +221,53 @@ int cmd_check(const char *path) {
            path, recoverable);
   unmap_pool(v.base, v.header.pool_size);
   return status;
+}
+
+// Creates the pool PATH (which must not exist) with OPT and formats its heap;
+// 0 or 1 (messages printed; PATH removed again if the heap could not be
+// formatted).
+int create_and_format(const char *path, uint64_t size, const CreateOptions &opt,
+                      PoolHeader *h) {
+  if (create_pool_file(path, size, opt, h) != 0)
+    return 1;
+  char *base;
+  int rc = map_pool(path, *h, /*writable=*/true, &base);
+  if (rc == 0) {
+    PoolView v;
+    v.base = base;
+    v.header = *h;
+    rc = format_heap_if_needed(v, path);
+    unmap_pool(base, h->pool_size);
+  }
+  if (rc != 0) {
+    unlink(path);
+    return 1;
+  }
+  return 0;
+}
+
+// --force: the new pool is built as PATH.new-PID beside PATH and renamed
+// over it once complete, so a failure leaves PATH as it was. Only a regular
+// file (or a symbolic link, which is replaced, not followed) is replaced.
+int replace_pool(const char *path, uint64_t size, const CreateOptions &opt,
+                 PoolHeader *h) {
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+    fprintf(stderr,
+            "ptm-pool: %s: not a regular file: --force replaces only a file\n",
+            path);
+    return 1;
+  }
+  std::string fresh = std::string(path) + ".new-" + std::to_string(getpid());
+  if (int rc = create_and_format(fresh.c_str(), size, opt, h))
+    return rc;
+  if (rename(fresh.c_str(), path) != 0) {
+    fprintf(stderr, "ptm-pool: %s: cannot replace it: %s\n", path,
+            strerror(errno));
+    unlink(fresh.c_str());
+    return 1;
+  }
+  return 0;
 }
 
 int cmd_create(int argc, char **argv) {
@@ -205,8 +281,13 @@ int cmd_create(int argc, char **argv) {
   }
   CreateOptions opt;
   opt.creator = "ptm-pool";
+  bool force = false;
   for (int i = 4; i < argc; ++i) {
     uint64_t value;
+    if (!strcmp(argv[i], "--force")) {
+      force = true;
+      continue;
+    }
     if (i + 1 >= argc)
       return usage();
     if (!strcmp(argv[i], "--slots")) {
@@ -226,23 +307,32 @@ int cmd_create(int argc, char **argv) {
       if (*end || value == 0)
         return usage();
       opt.base = value;
+    } else if (!strcmp(argv[i], "--mode")) {
+      if (!parse_mode(argv[++i], &opt.mode)) {
+        fprintf(stderr,
+                "ptm-pool: bad mode '%s' (octal, at most 777, with the "
+                "owner's read and write bits: e.g. 600, 640)\n",
+                argv[i]);
+        return usage();
+      }
     } else {
       return usage();
     }
   }
+  struct stat st;
+  bool exists = lstat(path, &st) == 0;
+  if (exists && !force) {
+    fprintf(stderr,
+            "ptm-pool: %s: the file exists (ptm-pool create --force replaces "
+            "it)\n",
+            path);
+    return 1;
+  }
   PoolHeader h;
-  if (create_pool_file(path, size, opt, &h) != 0)
-    return 1;
-  char *base;
-  if (map_pool(path, h, /*writable=*/true, &base) != 0)
-    return 1;
-  PoolView v;
-  v.base = base;
-  v.header = h;
-  int rc = format_heap_if_needed(v, path);
-  unmap_pool(base, h.pool_size);
+  int rc = exists ? replace_pool(path, size, opt, &h)
+                  : create_and_format(path, size, opt, &h);
   if (rc != 0)
-    return 1;
+    return rc;
   printf("%s: created, %" PRIu64 " bytes at 0x%" PRIx64 ", %u slots of %" PRIu64
          " bytes\n",
          path, h.pool_size, h.base, h.slot_count, h.slot_size);

@@ -1,7 +1,7 @@
 /*
  * mc_options.c - ptm-memcached's command line: memcached's own options plus
- * --pool, --pool-size and --durability. Bad arguments: a message and exit
- * status 64.
+ * --pool, --pool-size, --pool-mode and --durability. Bad arguments: a message
+ * and exit status 64.
  */
 #include "mc_options.h"
 #include "mc_stats.h"
@@ -37,6 +37,9 @@ static const char usage_text[] =
     "                          temporary pool removed at exit)\n"
     "      --pool-size=SZ      size of a new pool file, k/m/g suffix\n"
     "                          (default 1g, at least 4x -m)\n"
+    "      --pool-mode=OCTAL   permissions of a new pool file (default 600:\n"
+    "                          owner-only; at most 777, with the owner's\n"
+    "                          read and write bits; sets PTM_POOL_MODE)\n"
     "      --durability=MODE   strict (default): a store is durable when it\n"
     "                          is acknowledged; buffered[:MS]: durable within\n"
     "                          MS ms (1..60000, default 10), a crash may lose\n"
@@ -117,6 +120,19 @@ int mc_parse_durability(const char *text) {
   return ms >= 1 ? (int)ms : -1;
 }
 
+int mc_pool_mode_ok(const char *text) {
+  size_t n = strlen(text);
+  unsigned mode = 0;
+  if (n == 0 || n > 4)
+    return 0;
+  for (size_t i = 0; i < n; i++) {
+    if (text[i] < '0' || text[i] > '7')
+      return 0;
+    mode = mode * 8 + (unsigned)(text[i] - '0');
+  }
+  return mode <= 0777 && (mode & 0600) == 0600;
+}
+
 void mc_parse_options(int argc, char **argv, mc_settings *s) {
   static const struct option longopts[] = {
       {"port", required_argument, NULL, 'p'},
@@ -133,6 +149,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
       {"help", no_argument, NULL, 'h'},
       {"pool", required_argument, NULL, 'P'},
       {"pool-size", required_argument, NULL, 'S'},
+      {"pool-mode", required_argument, NULL, 'O'},
       {"durability", required_argument, NULL, 'D'},
       {NULL, 0, NULL, 0}};
   s->port = 11211;
@@ -147,6 +164,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
   if (s->pool && !*s->pool)
     s->pool = NULL;
   s->pool_size = 0;
+  s->pool_mode = NULL;
   s->durability = NULL;
   opterr = 0;
   int opt;
@@ -198,6 +216,13 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
       break;
     case 'S':
       s->pool_size = size_arg("--pool-size", optarg, 16u << 20, 1ull << 42);
+      break;
+    case 'O':
+      if (!mc_pool_mode_ok(optarg))
+        bad("--pool-mode: '%s' is not a file mode (octal, at most 777, with "
+            "the owner's read and write bits: e.g. 600, 640)",
+            optarg);
+      s->pool_mode = optarg;
       break;
     case 'D':
       if (mc_parse_durability(optarg) < 0)

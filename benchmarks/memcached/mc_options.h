@@ -11,4 +11,8 @@ void mc_parse_options(int argc, char **argv, mc_settings *s);
  * "buffered:MS" (1..60000; "buffered" is 10), -1 if malformed. */
 int mc_parse_durability(const char *text);
 
+/* 1 if TEXT is a pool file mode as PTM_POOL_MODE takes it (octal, at most
+ * 0777, with the owner's read and write bits), else 0. */
+int mc_pool_mode_ok(const char *text);
+
 #endif /* MC_OPTIONS_H */

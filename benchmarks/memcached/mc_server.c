@@ -239,10 +239,10 @@ int main(int argc, char **argv) {
   mc_started = mc_now();
   signal(SIGPIPE, SIG_IGN);
 
-  mc_store_config sc = {mc_config.pool,      mc_config.pool_size,
-                        mc_config.mem_limit, mc_config.item_max,
-                        mc_config.evict,     mc_config.verbose,
-                        mc_config.durability};
+  mc_store_config sc = {mc_config.pool,       mc_config.pool_size,
+                        mc_config.mem_limit,  mc_config.item_max,
+                        mc_config.evict,      mc_config.verbose,
+                        mc_config.durability, mc_config.pool_mode};
   char err[256];
   if (mc_store_open(&sc, err, sizeof err) != 0) {
     fprintf(stderr, "ptm-memcached: %s\n", err);

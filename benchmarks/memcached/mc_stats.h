@@ -35,6 +35,7 @@ typedef struct mc_settings {
   int evict;
   const char *pool;
   uint64_t pool_size;
+  const char *pool_mode;  /* --pool-mode, NULL: not given */
   const char *durability; /* --durability, NULL: not given */
 } mc_settings;
 

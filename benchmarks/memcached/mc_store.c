@@ -627,11 +627,21 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
               "ptm-memcached: library %s is volatile (STM): --durability "
               "%s ignored\n",
               ptm_algorithm(), cfg->durability);
+    if (cfg->pool_mode)
+      fprintf(stderr,
+              "ptm-memcached: library %s is volatile (STM): --pool-mode "
+              "%s ignored\n",
+              ptm_algorithm(), cfg->pool_mode);
   } else {
     /* Read by the runtime when the pool opens (ptm_open, or the default
      * pool at the first transaction). */
     if (cfg->durability && setenv("PTM_DURABILITY", cfg->durability, 1)) {
       snprintf(err, errlen, "cannot set PTM_DURABILITY: %s", strerror(errno));
+      return -1;
+    }
+    /* A pool file the runtime creates gets this mode (default 0600). */
+    if (cfg->pool_mode && setenv("PTM_POOL_MODE", cfg->pool_mode, 1)) {
+      snprintf(err, errlen, "cannot set PTM_POOL_MODE: %s", strerror(errno));
       return -1;
     }
     const char *mode = getenv("PTM_DURABILITY");

@@ -45,6 +45,8 @@ typedef struct mc_store_config {
   int verbose;        /* -v */
   /* --durability (set as PTM_DURABILITY), NULL: the environment's */
   const char *durability;
+  /* --pool-mode (set as PTM_POOL_MODE), NULL: the environment's */
+  const char *pool_mode;
 } mc_store_config;
 
 /* What the store keeps across restarts (persistent pools) and its figures. */

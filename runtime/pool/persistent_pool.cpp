@@ -12,6 +12,7 @@
 #include "runtime/pool/deferred_free.h"
 #include "runtime/pool/durability.h"
 #include "runtime/pool/heap_init.h"
+#include "runtime/pool/open_checks.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/recovery.h"
 #include "runtime/stm/reuse_epoch.h"
@@ -70,7 +71,8 @@ void create_slot_key() {
 } // namespace
 
 // Options of a pool the runtime creates (PTM_POOL absent, or the temporary
-// pool): PTM_POOL_SLOT_SIZE sets the thread slots' size.
+// pool): PTM_POOL_SLOT_SIZE sets the thread slots' size, PTM_POOL_MODE the
+// file's permission bits (default owner-only).
 static CreateOptions runtime_create_options() {
   CreateOptions opt;
   opt.creator = ptm_algorithm();
@@ -81,7 +83,30 @@ static CreateOptions runtime_create_options() {
       fatal("PTM_POOL_SLOT_SIZE='%s' is not a size (e.g. 1M, 16M)", env);
     opt.slot_size = slot_size;
   }
+  const char *mode = getenv("PTM_POOL_MODE");
+  if (mode && *mode && !parse_mode(mode, &opt.mode))
+    fatal("PTM_POOL_MODE='%s' is not a pool file mode (octal, at most 777, "
+          "with the owner's read and write bits: e.g. 600, 640, 660)",
+          mode);
   return opt;
+}
+
+// Recovers a private copy-on-write mapping of PATH (header H) and checks
+// what an open requires of it: 0, or -errno after the message; the file is
+// not written.
+static int check_private_copy(const char *path, const PoolHeader &h) {
+  PoolView copy;
+  copy.header = h;
+  int rc = map_pool(path, h, /*writable=*/false, &copy.base);
+  if (rc != 0)
+    return rc;
+  rc = recover(copy, path, nullptr);
+  if (rc == 0) {
+    HeapImpl heap;
+    rc = check_recovered_pool(copy, path, &heap);
+  }
+  unmap_pool(copy.base, h.pool_size);
+  return rc;
 }
 
 int open_pool(const char *path, size_t size) {
@@ -111,6 +136,12 @@ int open_pool(const char *path, size_t size) {
   }
   if (rc != 0)
     return rc;
+  warn_if_others_can_write(path);
+  // A dry run first: recovery and every check on a private copy, so that a
+  // pool refused for any reason is left as it was (open_checks.h).
+  rc = check_private_copy(path, h);
+  if (rc != 0)
+    return rc;
   char *base;
   rc = map_pool(path, h, /*writable=*/true, &base);
   if (rc != 0)
@@ -119,22 +150,17 @@ int open_pool(const char *path, size_t size) {
   open_view.header = h;
   // Recovery first: nothing else reads the pool before its logs are applied.
   rc = recover(open_view, path, nullptr);
-  if (rc == 0)
-    rc = format_heap_if_needed(open_view, path);
-  std::string problem;
   auto *heap = new HeapImpl();
-  if (rc == 0 &&
-      !heap->attach(open_view.heap(), open_view.heap_size(), &problem)) {
-    error("%s: the heap is damaged: %s", path, problem.c_str());
-    rc = -EIO;
-  }
-  if (rc == 0 && heap->granularity() < kLogGranularity) {
-    error("%s: the heap's blocks are aligned to %zu bytes, this library logs "
-          "%llu-byte chunks (PTM_LOG_GRANULARITY) and needs blocks aligned to "
-          "them; create the pool with a build of the same or a larger "
-          "granularity",
-          path, heap->granularity(), (unsigned long long)kLogGranularity);
-    rc = -EINVAL;
+  if (rc == 0)
+    rc = check_recovered_pool(open_view, path, heap);
+  if (rc == 0 && open_view.root()->heap_formatted != kHeapFormatted) {
+    rc = format_heap_if_needed(open_view, path);
+    std::string problem;
+    if (rc == 0 &&
+        !heap->attach(open_view.heap(), open_view.heap_size(), &problem)) {
+      error("%s: the new heap is damaged: %s", path, problem.c_str());
+      rc = -EIO;
+    }
   }
   if (rc != 0) {
     delete heap;
@@ -238,23 +264,27 @@ void ensure_pool_open() {
       fatal("cannot open the pool PTM_POOL='%s' (%s)", env, strerror(-rc));
     return;
   }
+  // The private temporary pool: created (O_EXCL, owner-only) in a new
+  // directory that only this user can enter (mkdtemp: mode 0700), so no
+  // other user can reach the file between its creation and its unlink.
   const char *dir = getenv("TMPDIR");
   if (!dir || !*dir)
     dir = "/tmp";
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/ptm-pool-XXXXXX", dir);
-  int fd = mkstemp(path);
-  if (fd < 0)
+  char private_dir[PATH_MAX], path[PATH_MAX];
+  snprintf(private_dir, sizeof private_dir, "%s/ptm-pool-XXXXXX", dir);
+  if (!mkdtemp(private_dir))
     fatal("cannot create a temporary pool in %s: %s", dir, strerror(errno));
-  close(fd);
+  snprintf(path, sizeof path, "%s/pool", private_dir);
   CreateOptions opt = runtime_create_options();
-  opt.reuse_empty_file = true;
+  opt.mode = kDefaultPoolMode;
   PoolHeader h;
   int rc = create_pool_file(path, size, opt, &h);
   bool created = rc == 0;
   if (created)
     rc = open_pool(path, 0);
-  unlink(path); // private: gone when the process ends, even by a crash
+  // Private: gone when the process ends, even by a crash.
+  unlink(path);
+  rmdir(private_dir);
   if (rc != 0)
     fatal("cannot %s a temporary pool in %s (%s)", created ? "open" : "create",
           dir, strerror(-rc));

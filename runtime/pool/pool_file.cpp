@@ -13,6 +13,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <libpmem.h>
+#include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -113,6 +114,41 @@ bool parse_size(const char *text, uint64_t *out) {
     return false;
   *out = v * mult;
   return true;
+}
+
+bool parse_mode(const char *text, unsigned *out) {
+  if (!text || !*text || strlen(text) > 4)
+    return false;
+  unsigned v = 0;
+  for (const char *p = text; *p; ++p) {
+    if (*p < '0' || *p > '7')
+      return false;
+    v = v * 8 + unsigned(*p - '0');
+  }
+  if (v > 0777 || (v & 0600) != 0600)
+    return false;
+  *out = v;
+  return true;
+}
+
+void warn_if_others_can_write(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return;
+  bool others = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
+                (st.st_uid != geteuid() && (st.st_mode & S_IWUSR) != 0);
+  if (!others)
+    return;
+  // Once per file (path, device and inode) in the process.
+  std::string site = std::string("pool writable by others: ") + path + " " +
+                     std::to_string(st.st_dev) + ":" +
+                     std::to_string(st.st_ino);
+  if (!first_time_at(site.c_str(), nullptr))
+    return;
+  warning("%s: the pool file can be written by other users (mode %04o, "
+          "owner uid %u): they can change this program's data; make it "
+          "owner-only (chmod 600)",
+          path, unsigned(st.st_mode & 07777), unsigned(st.st_uid));
 }
 
 int read_pool_header(const char *path, uint64_t expected_size, PoolHeader *out,
@@ -225,19 +261,23 @@ int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
                 "this process",
                 (unsigned long long)base, (unsigned long long)(base + span));
 
-  if (!opt.reuse_empty_file) {
-    struct stat st;
-    if (stat(path, &st) == 0)
-      return fail(path, EEXIST, "cannot create: the file exists");
-  }
+  if (opt.mode > 0777 || (opt.mode & 0600) != 0600)
+    return fail(path, EINVAL,
+                "cannot create: mode %04o (at most 0777, with the owner's "
+                "read and write bits)",
+                opt.mode);
+  struct stat st;
+  if (lstat(path, &st) == 0)
+    return fail(path, EEXIST, "cannot create: the file exists");
 
-  // libpmem creates the (sparse) file and maps it; we write the header
-  // through this mapping, then unmap: the pool is used at BASE (map_pool).
+  // libpmem creates the (sparse) file (O_EXCL: never an existing one, nor
+  // through a symbolic link) and maps it; we write the header through this
+  // mapping, then unmap: the pool is used at BASE (map_pool).
   size_t mapped_len = 0;
   int is_pmem = 0;
-  int flags = PMEM_FILE_CREATE | PMEM_FILE_SPARSE |
-              (opt.reuse_empty_file ? 0 : PMEM_FILE_EXCL);
-  void *m = pmem_map_file(path, size, flags, 0666, &mapped_len, &is_pmem);
+  int flags = PMEM_FILE_CREATE | PMEM_FILE_SPARSE | PMEM_FILE_EXCL;
+  void *m =
+      pmem_map_file(path, size, flags, mode_t(opt.mode), &mapped_len, &is_pmem);
   if (!m) {
     int err = errno ? errno : EIO;
     return fail(path, err, "cannot create: %s", pmem_errormsg());
@@ -292,10 +332,12 @@ int map_pool(const char *path, const PoolHeader &h, bool writable,
   }
   void *want = reinterpret_cast<void *>(h.base);
   // Read-only users get a private copy-on-write mapping: they may recover
-  // or inspect it in memory, the file stays as it is.
-  void *p =
-      mmap(want, h.pool_size, PROT_READ | PROT_WRITE,
-           (writable ? MAP_SHARED : MAP_PRIVATE) | MAP_FIXED_NOREPLACE, fd, 0);
+  // or inspect it in memory, the file stays as it is. It reserves no swap
+  // (MAP_NORESERVE): they copy a few pages, and a pool larger than memory
+  // can be looked at.
+  int flags = writable ? MAP_SHARED : MAP_PRIVATE | MAP_NORESERVE;
+  void *p = mmap(want, h.pool_size, PROT_READ | PROT_WRITE,
+                 flags | MAP_FIXED_NOREPLACE, fd, 0);
   int err = errno;
   close(fd);
   if (p == MAP_FAILED && err != EEXIST)

@@ -3,7 +3,9 @@
 // Zero-length, random bytes, truncated (below the header and below the pool
 // size), another format version, wrong size (asked for and on disk), bad
 // checksum, address range taken, missing file without a size, a heap
-// formatted with blocks aligned below the logging granularity: each gives
+// formatted with blocks aligned below the logging granularity, a damaged
+// root descriptor, a damaged heap behind a log that recovery would replay
+// (refused before anything is written): each gives
 // its one-line `ptm: error: <path>: <what>`, a -errno, and the file's bytes
 // are unchanged. Then a good pool opens, keeps its root across close/open.
 //
@@ -157,6 +159,70 @@ int main() {
     write_file(bad, v);
     expect_refused(bad, 0, -EINVAL,
                    "bad header checksum: the pool header is damaged");
+  }
+
+  // The root descriptor, checked after recovery: an offset that names no
+  // heap block; a heap marked unformatted (or with a mark that is neither)
+  // while the pool has a root object or slots that have run transactions.
+  {
+    RootDescriptor rd;
+    memcpy(&rd, &image[kRootOffset], sizeof rd);
+    auto refused_root = [&](RootDescriptor x, const std::string &message) {
+      std::vector<unsigned char> v = image;
+      memcpy(&v[kRootOffset], &x, sizeof x);
+      write_file(bad, v);
+      expect_refused(bad, 0, -EIO, message);
+    };
+    RootDescriptor x = rd;
+    x.offset += 8;
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "the root descriptor does not name a heap block (offset %llu, "
+             "64 bytes)",
+             (unsigned long long)x.offset);
+    refused_root(x, msg);
+    x = rd;
+    x.heap_formatted = 0;
+    refused_root(x, "the root descriptor is damaged: the heap is marked as "
+                    "not formatted yet, but there is a root object");
+    x.heap_formatted = 1;
+    refused_root(x, "the root descriptor is damaged: its heap mark is 0x1, "
+                    "neither formatted nor new");
+    uint32_t used = 0; // the first slot a transaction claimed
+    for (uint64_t claim = 0; used < h.slot_count; ++used) {
+      memcpy(&claim,
+             &image[h.slots_offset + used * h.slot_size +
+                    offsetof(SlotHeader, claim_gen)],
+             sizeof claim);
+      if (claim)
+        break;
+    }
+    CHECK(used < h.slot_count);
+    snprintf(msg, sizeof msg,
+             "the root descriptor is damaged: the heap is marked as not "
+             "formatted yet, but thread slot %u has run transactions",
+             used);
+    refused_root(RootDescriptor(), msg);
+  }
+
+  // A refused pool is left as it was even where recovery would have
+  // written: a committed redo log to replay, and a damaged heap header
+  // (recovery and the checks run on a private copy first).
+  {
+    std::vector<unsigned char> v = image;
+    uint64_t slot = h.slots_offset + 5 * h.slot_size, gen = 3;
+    LogEntry e;
+    e.addr = h.base + h.pool_size - 8; // a heap data word
+    e.meta = 0xff | gen << 8;
+    e.data = 0x1234;
+    e.check = entry_check(e.addr, e.meta, e.data);
+    memcpy(&v[slot + sizeof(SlotHeader)], &e, sizeof e);
+    RecordHeader r = {kRedoCommitted | gen << 8, 1, 1, 0};
+    memcpy(&v[slot], &r, sizeof r);
+    v[h.heap_offset + 8 * 8] ^= 1; // the heap header's checksum
+    write_file(bad, v);
+    expect_refused(bad, 0, -EIO,
+                   "the heap is damaged: heap header: checksum mismatch");
   }
 
   // The pool's address range is taken in this process.

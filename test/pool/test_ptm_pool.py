@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""ptm-pool info/check/create on good and damaged pools.
+"""ptm-pool info/check/create on good, damaged and hostile files.
+
+Also: created files are owner-only unless --mode says otherwise, create
+refuses an existing file unless --force (which replaces it whole), and
+info/check warn about a pool that other users can write.
 
 test_ptm_pool.py PTM_POOL_BINARY WORKDIR
 """
@@ -39,10 +43,39 @@ def digest(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def head_digest(path):
+    """Size and the first MiB (of a file too large to read whole)."""
+    with open(path, "rb") as f:
+        return os.path.getsize(path), hashlib.sha256(f.read(1 << 20)).hexdigest()
+
+
 def patch(path, offset, data):
     with open(path, "r+b") as f:
         f.seek(offset)
         f.write(data)
+
+
+def fnv1a(data):
+    x = 0xCBF29CE484222325
+    for b in data:
+        x = ((x ^ b) * 0x100000001B3) & M64
+    return x
+
+
+def set_pool_size(path, size):
+    """Rewrites the header's pool_size (checksum updated): a consistent
+    header for a pool of SIZE bytes; the file is not resized."""
+    with open(path, "r+b") as f:
+        h = bytearray(f.read(160))
+        struct.pack_into("<Q", h, 16, size)
+        struct.pack_into("<Q", h, 152, 0)
+        struct.pack_into("<Q", h, 152, fnv1a(h))
+        f.seek(0)
+        f.write(h)
+
+
+def mode_of(path):
+    return os.stat(path).st_mode & 0o7777
 
 
 def mix64(x):
@@ -63,9 +96,18 @@ def entry_check(addr, meta, data):
     return mix64((addr * k[0] + meta * k[1] + data * k[2]) & M64) | 1
 
 
+def clean(directory):
+    for f in os.listdir(directory):
+        p = os.path.join(directory, f)
+        if os.path.isdir(p) and not os.path.islink(p):
+            os.rmdir(p)
+        else:
+            os.unlink(p)
+
+
 pool = os.path.join(work, "good.pool")
-for f in os.listdir(work):
-    os.unlink(os.path.join(work, f))
+clean(work)
+os.umask(0o022)
 
 # Bad arguments: usage, exit 2.
 run(want_rc=2, want_err=["usage: ptm-pool"])
@@ -149,7 +191,83 @@ with open(junk, "wb") as f:
 run("check", junk, want_rc=1, want_err=["not a ptm pool (bad magic)"])
 run("info", os.path.join(work, "missing.pool"), want_rc=1, want_err=["cannot open"])
 
-for f in os.listdir(work):
-    os.unlink(os.path.join(work, f))
+# Modes: owner-only by default, --mode otherwise (the umask applies).
+if mode_of(pool) != 0o600:
+    fail(f"created with mode {mode_of(pool):o}, expected 600")
+shared = os.path.join(work, "shared.pool")
+run("create", shared, "24M", "--mode", "640", want_rc=0)
+if mode_of(shared) != 0o640:
+    fail(f"--mode 640 gave mode {mode_of(shared):o}")
+for bad_mode in ["400", "1777", "rw", "8", ""]:
+    run("create", os.path.join(work, "m.pool"), "24M", "--mode", bad_mode,
+        want_rc=2, want_err=[f"bad mode '{bad_mode}'"])
+run("create", shared, "24M", "--mode", want_rc=2)
+# A pool of an older build (0644): no warning; writable by others: a warning.
+os.chmod(shared, 0o644)
+p = run("check", shared, want_rc=0)
+if "warning" in p.stderr:
+    fail("warning about a 0644 pool:\n" + p.stderr)
+os.chmod(shared, 0o666)
+run("check", shared, want_rc=0,
+    want_err=["ptm: warning: " + shared + ": the pool file can be written by other users (mode 0666"])
+run("info", shared, want_rc=0, want_out=["file mode:   0666"])
+
+# create over an existing file: refused, the file unchanged; --force
+# replaces it whole (size, mode and uuid new); never a directory.
+before = digest(shared)
+run("create", shared, "32M", want_rc=1,
+    want_err=["the file exists (ptm-pool create --force replaces it)"])
+if digest(shared) != before:
+    fail("a refused create changed the file")
+run("create", shared, "32M", "--force", want_rc=0, want_out=["created, 33554432 bytes"])
+if mode_of(shared) != 0o600:
+    fail(f"--force left mode {mode_of(shared):o}, expected 600")
+run("info", shared, want_rc=0, want_out=["size:        33554432 bytes"])
+run("create", shared, "1M", "--force", want_rc=1, want_err=["too small"])
+run("info", shared, want_rc=0, want_out=["size:        33554432 bytes"])
+a_dir = os.path.join(work, "a_dir")
+os.mkdir(a_dir)
+run("create", a_dir, "32M", "--force", want_rc=1, want_err=["not a regular file"])
+if not os.path.isdir(a_dir):
+    fail("create --force removed a directory")
+leftovers = [f for f in os.listdir(work) if ".new-" in f]
+if leftovers:
+    fail(f"create --force left {leftovers}")
+
+# Hostile files: truncated below the header and below the pool, huge and
+# sparse (zeros; a pool extended; a header claiming 1 TiB over a sparse
+# file): a clear message, exit 1, the file unchanged.
+TIB = 1 << 40
+with open(pool, "rb") as f:
+    image = f.read()
+hostile = os.path.join(work, "hostile.pool")
+# (bytes written, header's pool_size rewritten to, file size, message)
+cases = [
+    (image[:1000], None, None,
+     "truncated: the file has 1000 bytes, less than the 4096-byte pool header"),
+    (image[:4 << 20], None, None,
+     "truncated: the file has 4194304 bytes, the pool header says 33554432"),
+    (b"", None, TIB, "not a ptm pool (bad magic)"),
+    (image, None, TIB,
+     f"wrong size: the file has {TIB} bytes, the pool header says 33554432"),
+    (image, TIB, TIB, "heap header: layout does not match the region"),
+]
+for data, claimed, size, message in cases:
+    with open(hostile, "wb") as f:
+        f.write(data)
+    if claimed is not None:
+        set_pool_size(hostile, claimed)
+    if size is not None:
+        os.truncate(hostile, size)
+    before = head_digest(hostile)
+    for cmd in ("check", "info"):
+        p = run(cmd, hostile, want_rc=1)
+        if message not in p.stderr + p.stdout:
+            fail(f"{cmd} {message!r}: got\n{p.stdout}{p.stderr}")
+    if head_digest(hostile) != before:
+        fail(f"{message!r}: the file changed")
+    os.unlink(hostile)
+
+clean(work)
 print("ptm-pool: %s" % ("all checks passed" if not failures else f"{failures} failure(s)"))
 sys.exit(1 if failures else 0)

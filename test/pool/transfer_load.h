@@ -41,10 +41,11 @@ struct Note {
   uint64_t id, thread;
 };
 
-// Creates the pool at PATH (64 MiB) with ROOT's accounts at kInitial, and
-// closes it.
-template <class Root> void create_transfer_pool(const std::string &path) {
-  CHECK_EQ(ptm_open(path.c_str(), 64 << 20), 0);
+// Creates the pool at PATH (SIZE bytes) with ROOT's accounts at kInitial,
+// and closes it.
+template <class Root>
+void create_transfer_pool(const std::string &path, size_t size = 64 << 20) {
+  CHECK_EQ(ptm_open(path.c_str(), size), 0);
   auto *root = static_cast<Root *>(ptm_root(sizeof(Root)));
   CHECK(root != nullptr);
   run_tx([&] {

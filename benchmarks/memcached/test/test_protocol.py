@@ -506,6 +506,25 @@ def test_restart(exe, pool_dir):
         s.stop()
 
 
+def test_pool_mode(exe, pool_dir, persistent):
+    """A new pool file is owner-only; --pool-mode chooses another mode."""
+    old_umask = os.umask(0o022)
+    try:
+        for args, want in (([], 0o600), (["--pool-mode", "640"], 0o640)):
+            pool = os.path.join(pool_dir, f"mode-{want:o}.pool")
+            s = Server(exe, "-t", "2", *args, pool=pool)
+            s.connect().set("k", "v")
+            code, _ = s.stop()
+            eq(code, 0, f"{args}: clean exit")
+            if persistent:
+                eq(oct(os.stat(pool).st_mode & 0o7777), oct(want),
+                   f"{args}: the pool file's mode")
+            else:
+                check(not os.path.exists(pool), "volatile: no pool file")
+    finally:
+        os.umask(old_umask)
+
+
 def test_bad_arguments(exe, persistent):
     for args, what in ((["-p", "abc"], "non-numeric port"),
                        (["-p", "70000"], "port out of range"),
@@ -516,6 +535,8 @@ def test_bad_arguments(exe, persistent):
                        (["-I", "10"], "item size below 1k"),
                        (["-I", "5q"], "bad size suffix"),
                        (["--pool"], "missing argument"),
+                       (["--pool-mode", "400"], "mode: owner cannot write"),
+                       (["--pool-mode", "rw"], "pool mode not octal"),
                        (["-Z"], "unknown option"),
                        (["extra"], "stray argument")):
         p = subprocess.run([exe, *args], capture_output=True, text=True,
@@ -576,6 +597,8 @@ def main():
         test_eviction(exe, d)
         print("test_restart", flush=True)
         test_restart(exe, d)
+        print("test_pool_mode", flush=True)
+        test_pool_mode(exe, d, persistent)
         print("test_bad_arguments", flush=True)
         test_bad_arguments(exe, persistent)
     return verdict("all protocol checks passed")
