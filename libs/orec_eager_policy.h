@@ -38,7 +38,7 @@ struct OrecEagerT : Logging<Self> {
   static void begin(TxThread &tx) {
     Log::attempt_begin(tx);
     stm_thread.cleanup = free_thread;
-    Hourglass::enter(tx, stm_thread);
+    Hourglass::enter(tx, stm_thread, Log::attempt_leave, Log::attempt_reenter);
     Log::eager_begin(tx);
     ot.begin(stm_thread.slot);
   }

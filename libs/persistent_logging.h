@@ -383,6 +383,9 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   static __attribute__((always_inline)) void attempt_begin(TxThread &) {
     pool::enter_tx();
   }
+  // Out of the pool while begin waits for the hourglass (hourglass.h).
+  static void attempt_leave() { pool::leave_tx(pool::tls_slot); }
+  static void attempt_reenter() { pool::enter_tx(); }
   // Deferred flushing: the commit's locks are released by now.
   static __attribute__((always_inline)) void attempt_end(TxThread &) {
     if constexpr (Options::kDeferredFlush)

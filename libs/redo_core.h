@@ -65,7 +65,7 @@ struct RedoCore : Logging<Self> {
   static void begin(TxThread &tx) {
     Log::attempt_begin(tx);
     stm_thread.cleanup = Self::free_thread;
-    Hourglass::enter(tx, stm_thread);
+    Hourglass::enter(tx, stm_thread, Log::attempt_leave, Log::attempt_reenter);
     start_attempt(tx);
   }
   static void begin_irrevocable(TxThread &tx) {

@@ -14,6 +14,8 @@
 // flushes and fences. The points:
 //
 //   kIrrevocable              the policy may run uninstrumented code serially
+//   attempt_leave / _reenter  out of / back into attempt_begin's state while
+//                             begin waits for the hourglass (or null)
 //   attempt_begin / _end      first and last thing of an attempt (commit or
 //                             rollback)
 //   commit_begin              first thing of commit (may still write)
@@ -63,6 +65,8 @@ template <class Self> struct StmLogging : StmPolicyBase {
 
   static void attempt_begin(TxThread &) {}
   static void attempt_end(TxThread &) {}
+  static constexpr void (*attempt_leave)() = nullptr;
+  static constexpr void (*attempt_reenter)() = nullptr;
   static void commit_begin(TxThread &) {}
 
   static void eager_begin(TxThread &tx) { tx.undo.clear(); }

@@ -152,7 +152,7 @@ struct TlrwT : Logging<Self> {
   static void begin(TxThread &tx) {
     Log::attempt_begin(tx);
     stm_thread.cleanup = free_thread;
-    Hourglass::enter(tx, stm_thread);
+    Hourglass::enter(tx, stm_thread, Log::attempt_leave, Log::attempt_reenter);
     start(tx);
   }
   static void begin_irrevocable(TxThread &tx) {

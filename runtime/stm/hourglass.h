@@ -14,7 +14,13 @@
 // "sneak" one attempt past the flag: irrevocability needs that guarantee.
 //
 // Use from a policy:
-//   begin:               Hourglass::enter(tx, st)       (before any read)
+//   begin:               Hourglass::enter(tx, st[, leave, reenter])
+//                        (before any read; LEAVE and REENTER: what the policy
+//                        entered first, its pool slot, is left while the
+//                        thread waits for the flag, so that ptm_close, which
+//                        waits for the slots in use, never waits for a
+//                        thread that waits for the hourglass owner, which may
+//                        itself wait for the close to reopen the pool)
 //   begin_irrevocable:   Hourglass::enter_serial(tx, st)
 //   commit:              Hourglass::leave(st)           (after write-back)
 //   rollback:            Hourglass::leave_after_abort(st)
@@ -81,8 +87,11 @@ struct Hourglass {
 
   // Starts an attempt: claims a slot, becomes distressed after k aborts,
   // waits while another thread holds the hourglass, announces the attempt.
-  static __attribute__((always_inline)) void enter(TxThread &tx,
-                                                   StmThread &st) {
+  using Hook = void (*)();
+
+  static __attribute__((always_inline)) void enter(TxThread &tx, StmThread &st,
+                                                   Hook leave = nullptr,
+                                                   Hook reenter = nullptr) {
     if (__builtin_expect(st.slot < 0, 0))
       TxSlots::claim(st);
     if (__builtin_expect(st.want_serial, 0))
@@ -92,7 +101,7 @@ struct Hourglass {
     TxSlots::announce(st);
     uint32_t o = owner.load(std::memory_order_seq_cst);
     if (__builtin_expect(o != 0 && o != me(st), 0))
-      wait_for_hourglass(tx, st);
+      wait_for_hourglass(tx, st, leave, reenter);
   }
 
   static __attribute__((noinline)) void become_distressed(TxThread &tx,
@@ -105,17 +114,25 @@ struct Hourglass {
     }
   }
 
-  static __attribute__((noinline)) void wait_for_hourglass(TxThread &tx,
-                                                           StmThread &st) {
+  // (LEAVE before the wait, REENTER after it and before announcing again:
+  // re-entering may block until a ptm_close in progress ends, and a thread
+  // blocked there must not be announced, or a quiescing commit the close
+  // waits for would wait for it)
+  static __attribute__((noinline)) void
+  wait_for_hourglass(TxThread &tx, StmThread &st, Hook leave, Hook reenter) {
     stat_add(tx.stats->hourglass_waits);
     for (;;) {
       TxSlots::retire(st);
+      if (leave)
+        leave();
       for (unsigned spins = 0;;) {
         uint32_t o = owner.load(std::memory_order_acquire);
         if (o == 0 || o == me(st))
           break;
         spin_pause(spins);
       }
+      if (reenter)
+        reenter();
       TxSlots::announce(st);
       uint32_t o = owner.load(std::memory_order_seq_cst);
       if (o == 0 || o == me(st))
