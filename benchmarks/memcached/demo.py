@@ -21,7 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 
 
 def start(exe, pool):
-    proc = subprocess.Popen([str(exe), "-p", "0", "-t", "2", "-v", "--pool",
+    proc = subprocess.Popen([str(exe), "-p", "-1", "-t", "2", "-v", "--pool",
                              pool], stderr=subprocess.PIPE, text=True)
     for line in proc.stderr:
         print(f"  {line.rstrip()}")

@@ -198,6 +198,10 @@ static void do_get(mc_conn *c, const request *rq, int quiet, int with_key,
             c->scratch, n);
   } else {
     MC_COUNT(get_misses, 1);
+    if (flags == MC_MISS_EXPIRED)
+      MC_COUNT(get_expired, 1);
+    else if (flags == MC_MISS_FLUSHED)
+      MC_COUNT(get_flushed, 1);
     if (quiet)
       return;
     if (with_key)
@@ -300,7 +304,13 @@ static void do_stat(mc_conn *c, const request *rq) {
   struct stat_ctx ctx = {c, rq};
   if (strcmp(group, "reset") == 0) {
     mc_stats_reset();
-  } else if (strcmp(group, "") == 0 || strcmp(group, "settings") == 0) {
+  } else if (strcmp(group, "detail on") == 0 ||
+             strcmp(group, "detail off") == 0) {
+    __atomic_store_n(&mc_config.detail_enabled, group[8] == 'n',
+                     __ATOMIC_RELAXED);
+  } else if (strcmp(group, "") == 0 || strcmp(group, "settings") == 0 ||
+             strcmp(group, "items") == 0 || strcmp(group, "slabs") == 0 ||
+             strcmp(group, "sizes") == 0 || strcmp(group, "ptm") == 0) {
     mc_stats_each(emit_binary, &ctx, group);
   } else {
     respond_error(c, rq, ST_KEY_ENOENT);
@@ -461,6 +471,13 @@ void mc_binary_process(mc_conn *c) {
     }
     uint64_t nvalue = rq.bodylen - rq.extlen - rq.keylen;
     if (!mc_item_size_ok(rq.keylen, nvalue)) {
+      if (rq.opcode == OP_SET || rq.opcode == OP_SETQ) {
+        /* as the text protocol: a refused set removes the old value */
+        size_t keyend = HEADER + (size_t)rq.extlen + rq.keylen;
+        if (avail < keyend)
+          return; /* wait for the key */
+        mc_delete((const char *)p + HEADER + rq.extlen, rq.keylen);
+      }
       respond_error(c, &rq, ST_E2BIG);
       c->in.start += HEADER;
       c->swallow = rq.bodylen;

@@ -22,9 +22,13 @@ typedef struct mc_conn {
   int fd;
   int proto;
   mc_buf in, out;
-  uint64_t swallow; /* input bytes still to discard (rejected value) */
-  int closing;      /* close once the output is written */
-  char *scratch;    /* the worker's value buffer (mc_store_item_max bytes) */
+  uint64_t swallow;    /* input bytes still to discard (rejected value) */
+  int closing;         /* close once the output is written */
+  int noreply;         /* the text command being run silences its replies */
+  int authenticated;   /* -Y: the client has sent a valid user and password */
+  int64_t last_active; /* seconds (mc_now): -o idle_timeout */
+  struct mc_conn *prev, *next; /* the worker's connections */
+  char *scratch; /* the worker's value buffer (mc_store_item_max bytes) */
 } mc_conn;
 
 /* Makes room for N more bytes at the end; 0 or -1 (out of memory). */
@@ -43,6 +47,12 @@ int mc_swallow(mc_conn *c);
  * the replies to c->out. Stops early when the output is large. */
 void mc_text_process(mc_conn *c);
 void mc_binary_process(mc_conn *c);
+
+/* stats conns: every socket and connection, as memcached lists them. */
+void mc_conns_stats(mc_conn *self);
+
+/* Stops the server as SIGTERM does (the shutdown command, -A). */
+void mc_server_shutdown(int graceful);
 
 /* A protocol expiry time (0, relative up to 30 days, absolute, negative)
  * as the store's absolute time. */

@@ -23,7 +23,8 @@ typedef struct mc_item {
   uint64_t cas;             /* unique per store, > 0 */
   uint64_t hash;            /* mc_hash of the key */
   uint64_t nbytes;          /* value length */
-  uint32_t nkey;            /* key length, 1..MC_KEY_MAX */
+  uint16_t nkey;            /* key length, 1..MC_KEY_MAX */
+  uint16_t state;           /* mutable: MC_ITEM_* (the meta protocol) */
   uint32_t flags;           /* the client's opaque flags */
   char data[];              /* nkey key bytes, then nbytes value bytes */
 } mc_item;
@@ -46,6 +47,15 @@ typedef struct mc_root {
   uint64_t curr_items, total_items, evictions, reclaimed, expired;
   char pad4[16];
 } mc_root;
+
+/* An item's state bits. The two 16-bit fields take the place of one 32-bit
+ * key length (always below 2^16): a pool written before they existed reads
+ * as state 0 on this little-endian layout. */
+enum {
+  MC_ITEM_FETCHED = 1,    /* read since it was stored (mg h) */
+  MC_ITEM_TOKEN_SENT = 2, /* a client won the right to recache it (W) */
+  MC_ITEM_STALE = 4       /* invalidated by md I: served with X */
+};
 
 static inline uint64_t mc_item_size(uint64_t nkey, uint64_t nbytes) {
   return sizeof(mc_item) + nkey + nbytes;

@@ -4,11 +4,13 @@
  * and exit status 64.
  */
 #include "mc_options.h"
+#include "mc_conn.h"
 #include "mc_stats.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +21,44 @@ static const char usage_text[] =
     "usage: ptm-memcached [options]\n"
     "A memcached-compatible cache whose items live in a ptm persistent pool\n"
     "and change only inside transactions (docs/memcached.md).\n"
-    "  -p, --port=NUM          TCP port (default 11211; 0: any free port,\n"
-    "                          printed on stderr)\n"
-    "  -U, --udp-port=0        UDP is not supported: only 0 is accepted\n"
-    "  -l, --listen=ADDR       interface to listen on (default 127.0.0.1)\n"
+    "  -p, --port=NUM          TCP port (default 11211; -1: any free port,\n"
+    "                          printed on stderr; 0: no TCP)\n"
+    "  -U, --udp-port=NUM      UDP port (default 0, off; -1: any free port)\n"
+    "  -s, --unix-socket=FILE  UNIX socket to listen on (disables network\n"
+    "                          support)\n"
+    "  -a, --unix-mask=MASK    access mask of the UNIX socket, octal\n"
+    "                          (default 700)\n"
+    "  -A, --enable-shutdown   enable the shutdown command\n"
+    "  -l, --listen=ADDR       interfaces to listen on, comma separated\n"
+    "                          (default 127.0.0.1)\n"
+    "  -d, --daemon            run as a daemon\n"
+    "  -P, --pidfile=FILE      write the pid there (with -d)\n"
     "  -t, --threads=NUM       worker threads (default 4, at most 63)\n"
     "  -m, --memory-limit=MB   item memory in megabytes (default 64)\n"
     "  -c, --conn-limit=NUM    max simultaneous connections (default 1024)\n"
     "  -M, --disable-evictions return an error when memory is exhausted\n"
     "  -I, --max-item-size=SZ  largest item, k/m suffix (default 1m,\n"
     "                          1k..32m)\n"
+    "  -R, --max-reqs-per-event=NUM  requests served per turn of a\n"
+    "                          connection (default 20)\n"
+    "  -C, --disable-cas       disable the use of CAS\n"
+    "  -b, --listen-backlog=NUM  listen backlog (default 1024)\n"
+    "  -B, --protocol=NAME     ascii, binary or auto (default auto)\n"
+    "  -F, --disable-flush-all disable the flush_all command\n"
+    "  -X, --disable-dumping   disable stats cachedump and lru_crawler\n"
+    "                          metadump\n"
+    "  -W, --disable-watch     disable the watch command\n"
+    "  -Y, --auth-file=FILE    ASCII authentication: user:password lines\n"
+    "  -D CHAR                 key prefix delimiter of stats detail\n"
+    "                          (default :)\n"
+    "  -e, --memory-file=FILE  the pool file (memcached's restartable memory\n"
+    "                          file; same as --pool)\n"
+    "  -o, --extended=LIST     idle_timeout=S, read_buf_mem_limit=MB; the\n"
+    "                          slab, LRU and hash tuning options are accepted\n"
+    "                          and have nothing to tune here\n"
     "  -v, --verbose           verbose (repeat for more)\n"
     "  -u, --user=USER         accepted for compatibility, ignored\n"
+    "  -f, -n, -k, -L, -r      accepted for compatibility, ignored\n"
     "  -V, --version           print the version and exit\n"
     "  -h, --help              this help\n"
     "      --pool=FILE         the pool file (default $PTM_POOL, else a\n"
@@ -133,55 +161,199 @@ int mc_pool_mode_ok(const char *text) {
   return mode <= 0777 && (mode & 0600) == 0600;
 }
 
+/* memcached's -o settings that tune its slab allocator, LRU, hash table,
+ * logger buffers or privileges: structures ptm-memcached does not have (items
+ * are pool blocks), so they are accepted and change nothing. */
+static const char *const tuning_opts[] = {"maxconns_fast",
+                                          "no_maxconns_fast",
+                                          "hashpower",
+                                          "no_hashexpand",
+                                          "slab_reassign",
+                                          "no_slab_reassign",
+                                          "slab_automove",
+                                          "no_slab_automove",
+                                          "slab_automove_ratio",
+                                          "slab_automove_window",
+                                          "tail_repair_time",
+                                          "hash_algorithm",
+                                          "lru_crawler",
+                                          "no_lru_crawler",
+                                          "lru_crawler_sleep",
+                                          "lru_crawler_tocrawl",
+                                          "lru_maintainer",
+                                          "no_lru_maintainer",
+                                          "hot_lru_pct",
+                                          "warm_lru_pct",
+                                          "hot_max_factor",
+                                          "warm_max_factor",
+                                          "temporary_ttl",
+                                          "watcher_logbuf_size",
+                                          "worker_logbuf_size",
+                                          "slab_sizes",
+                                          "slab_chunk_max",
+                                          "track_sizes",
+                                          "no_inline_ascii_resp",
+                                          "inline_ascii_resp",
+                                          "modern",
+                                          "no_modern",
+                                          "no_chunked_items",
+                                          "drop_privileges",
+                                          "no_drop_privileges",
+                                          "relaxed_privileges",
+                                          "resp_obj_mem_limit",
+                                          "sock_cookie_id",
+                                          NULL};
+
+/* -o LIST: comma-separated NAME[=VALUE] settings. */
+static void extended(const char *list, mc_settings *s) {
+  char buf[1024];
+  if (strlen(list) >= sizeof buf)
+    bad("-o: '%s' is too long", list);
+  strcpy(buf, list);
+  char *save = NULL;
+  for (char *opt = strtok_r(buf, ",", &save); opt;
+       opt = strtok_r(NULL, ",", &save)) {
+    char *value = strchr(opt, '=');
+    if (value)
+      *value++ = '\0';
+    if (strcmp(opt, "idle_timeout") == 0) {
+      if (!value)
+        bad("-o idle_timeout needs a value in seconds%s", "");
+      s->idle_timeout = (int)number("-o idle_timeout", value, 0, INT32_MAX);
+      continue;
+    }
+    if (strcmp(opt, "read_buf_mem_limit") == 0) {
+      if (!value)
+        bad("-o read_buf_mem_limit needs a value in megabytes%s", "");
+      s->read_buf_mem_limit =
+          (uint64_t)number("-o read_buf_mem_limit", value, 0, 1 << 20);
+      continue;
+    }
+    if (strcmp(opt, "lru_crawler") == 0 || strcmp(opt, "no_lru_crawler") == 0) {
+      s->lru_crawler = opt[0] == 'l';
+      continue;
+    }
+    if (strncmp(opt, "ssl_", 4) == 0)
+      bad("-o %s: TLS is not supported (docs/memcached.md)", opt);
+    if (strncmp(opt, "ext_", 4) == 0)
+      bad("-o %s: extstore is not supported: the pool holds every item "
+          "(docs/memcached.md)",
+          opt);
+    if (strncmp(opt, "proxy_", 6) == 0)
+      bad("-o %s: the proxy is not supported (docs/memcached.md)", opt);
+    int known = 0;
+    for (int i = 0; tuning_opts[i] && !known; i++)
+      known = strcmp(opt, tuning_opts[i]) == 0;
+    if (!known)
+      bad("-o: illegal suboption '%s'", opt);
+  }
+}
+
 void mc_parse_options(int argc, char **argv, mc_settings *s) {
   static const struct option longopts[] = {
       {"port", required_argument, NULL, 'p'},
       {"udp-port", required_argument, NULL, 'U'},
+      {"unix-socket", required_argument, NULL, 's'},
+      {"unix-mask", required_argument, NULL, 'a'},
+      {"enable-shutdown", no_argument, NULL, 'A'},
       {"listen", required_argument, NULL, 'l'},
+      {"daemon", no_argument, NULL, 'd'},
+      {"pidfile", required_argument, NULL, 'P'},
+      {"enable-coredumps", no_argument, NULL, 'r'},
+      {"lock-memory", no_argument, NULL, 'k'},
       {"threads", required_argument, NULL, 't'},
       {"memory-limit", required_argument, NULL, 'm'},
       {"conn-limit", required_argument, NULL, 'c'},
       {"disable-evictions", no_argument, NULL, 'M'},
       {"max-item-size", required_argument, NULL, 'I'},
+      {"max-reqs-per-event", required_argument, NULL, 'R'},
+      {"disable-cas", no_argument, NULL, 'C'},
+      {"listen-backlog", required_argument, NULL, 'b'},
+      {"protocol", required_argument, NULL, 'B'},
+      {"disable-flush-all", no_argument, NULL, 'F'},
+      {"disable-dumping", no_argument, NULL, 'X'},
+      {"disable-watch", no_argument, NULL, 'W'},
+      {"auth-file", required_argument, NULL, 'Y'},
+      {"memory-file", required_argument, NULL, 'e'},
+      {"extended", required_argument, NULL, 'o'},
+      {"slab-growth-factor", required_argument, NULL, 'f'},
+      {"slab-min-size", required_argument, NULL, 'n'},
+      {"enable-largepages", no_argument, NULL, 'L'},
       {"verbose", no_argument, NULL, 'v'},
       {"user", required_argument, NULL, 'u'},
       {"version", no_argument, NULL, 'V'},
       {"help", no_argument, NULL, 'h'},
-      {"pool", required_argument, NULL, 'P'},
-      {"pool-size", required_argument, NULL, 'S'},
-      {"pool-mode", required_argument, NULL, 'O'},
-      {"durability", required_argument, NULL, 'D'},
+      {"pool", required_argument, NULL, 1},
+      {"pool-size", required_argument, NULL, 2},
+      {"pool-mode", required_argument, NULL, 3},
+      {"durability", required_argument, NULL, 4},
       {NULL, 0, NULL, 0}};
+  memset(s, 0, sizeof *s);
   s->port = 11211;
   s->listen = "127.0.0.1";
   s->threads = 4;
   s->mem_limit = 64ull << 20;
   s->item_max = 1u << 20;
   s->max_conns = 1024;
-  s->verbose = 0;
   s->evict = 1;
   s->pool = getenv("PTM_POOL");
   if (s->pool && !*s->pool)
     s->pool = NULL;
-  s->pool_size = 0;
-  s->pool_mode = NULL;
-  s->durability = NULL;
+  s->unix_mask = 0700;
+  s->backlog = 1024;
+  s->protocol = MC_PROTO_UNKNOWN;
+  s->cas_enabled = 1;
+  s->reqs_per_event = 20;
+  s->flush_enabled = 1;
+  s->dump_enabled = 1;
+  s->watch_enabled = 1;
+  s->prefix_delimiter = ':';
+  s->growth_factor = 1.25;
+  s->chunk_size = 48;
   opterr = 0;
   int opt;
-  while ((opt = getopt_long(argc, argv, ":p:U:l:t:m:c:MI:vu:Vh", longopts,
-                            NULL)) != -1) {
+  while (
+      (opt = getopt_long(
+           argc, argv, ":p:U:s:a:Al:dP:rkt:m:c:MI:R:Cb:B:FXWY:e:o:f:n:LD:vu:Vh",
+           longopts, NULL)) != -1) {
     switch (opt) {
     case 'p':
-      s->port = (int)number("-p", optarg, 0, 65535);
+      s->port = (int)number("-p", optarg, -1, 65535);
       break;
     case 'U':
-      if (number("-U", optarg, 0, 65535) != 0)
-        bad("-U %s: UDP is not supported (use -U 0)", optarg);
+      s->udp_port = (int)number("-U", optarg, -1, 65535);
+      break;
+    case 's':
+      if (!*optarg || strlen(optarg) >= 108)
+        bad("-s: '%s' is not a socket path (1..107 bytes)", optarg);
+      s->unix_socket = optarg;
+      break;
+    case 'a': {
+      char *end;
+      errno = 0;
+      long mask = strtol(optarg, &end, 8);
+      if (errno || end == optarg || *end || mask < 0 || mask > 0777)
+        bad("-a: '%s' is not an octal access mask", optarg);
+      s->unix_mask = (int)mask;
+      break;
+    }
+    case 'A':
+      s->shutdown_enabled = 1;
       break;
     case 'l':
       if (!*optarg)
         bad("-l: empty address%s", "");
       s->listen = optarg;
+      break;
+    case 'd':
+      s->daemonize = 1;
+      break;
+    case 'P':
+      s->pidfile = optarg;
+      break;
+    case 'r':
+    case 'k':
+    case 'L':
       break;
     case 't':
       s->threads = (int)number("-t", optarg, 1, 63);
@@ -198,6 +370,62 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
     case 'I':
       s->item_max = size_arg("-I", optarg, 1024, 32u << 20);
       break;
+    case 'R':
+      s->reqs_per_event = (int)number("-R", optarg, 1, INT32_MAX);
+      break;
+    case 'C':
+      s->cas_enabled = 0;
+      break;
+    case 'b':
+      s->backlog = (int)number("-b", optarg, 1, INT32_MAX);
+      break;
+    case 'B':
+      if (strcmp(optarg, "auto") == 0)
+        s->protocol = MC_PROTO_UNKNOWN;
+      else if (strcmp(optarg, "ascii") == 0)
+        s->protocol = MC_PROTO_TEXT;
+      else if (strcmp(optarg, "binary") == 0)
+        s->protocol = MC_PROTO_BINARY;
+      else
+        bad("-B: '%s' is not ascii, binary or auto", optarg);
+      break;
+    case 'F':
+      s->flush_enabled = 0;
+      break;
+    case 'X':
+      s->dump_enabled = 0;
+      break;
+    case 'W':
+      s->watch_enabled = 0;
+      break;
+    case 'Y':
+      s->auth_file = optarg;
+      break;
+    case 'e':
+    case 1:
+      if (!*optarg)
+        bad("%s: empty file name", opt == 1 ? "--pool" : "-e");
+      s->pool = optarg;
+      break;
+    case 'o':
+      extended(optarg, s);
+      break;
+    case 'f': {
+      char *end;
+      errno = 0;
+      s->growth_factor = strtod(optarg, &end);
+      if (errno || end == optarg || *end || !(s->growth_factor > 1.0))
+        bad("-f: '%s' is not a factor greater than 1", optarg);
+      break;
+    }
+    case 'n':
+      s->chunk_size = (int)number("-n", optarg, 1, 1 << 20);
+      break;
+    case 'D':
+      if (strlen(optarg) != 1)
+        bad("-D: '%s' is not one character", optarg);
+      s->prefix_delimiter = optarg[0];
+      break;
     case 'v':
       s->verbose++;
       break;
@@ -209,22 +437,17 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
     case 'h':
       fputs(usage_text, stdout);
       exit(0);
-    case 'P':
-      if (!*optarg)
-        bad("--pool: empty file name%s", "");
-      s->pool = optarg;
-      break;
-    case 'S':
+    case 2:
       s->pool_size = size_arg("--pool-size", optarg, 16u << 20, 1ull << 42);
       break;
-    case 'O':
+    case 3:
       if (!mc_pool_mode_ok(optarg))
         bad("--pool-mode: '%s' is not a file mode (octal, at most 777, with "
             "the owner's read and write bits: e.g. 600, 640)",
             optarg);
       s->pool_mode = optarg;
       break;
-    case 'D':
+    case 4:
       if (mc_parse_durability(optarg) < 0)
         bad("--durability: '%s' is not 'strict', 'buffered' or "
             "'buffered:MS' (MS: milliseconds, 1..60000)",
@@ -235,6 +458,9 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
       bad("option '%s' needs an argument", argv[optind - 1]);
       break;
     default:
+      if (optopt == 'S' || optopt == 'Z')
+        bad("%s: SASL and TLS are not supported (docs/memcached.md)",
+            argv[optind - 1]);
       bad("unknown option '%s'", argv[optind - 1]);
       break;
     }

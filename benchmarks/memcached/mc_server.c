@@ -6,16 +6,19 @@
  * operations (mc_store.c) are transactions.
  */
 #define _GNU_SOURCE
+#include "mc_auth.h"
 #include "mc_conn.h"
+#include "mc_listen.h"
 #include "mc_options.h"
 #include "mc_stats.h"
 #include "mc_store.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <ptm.h>
 #include <signal.h>
@@ -25,6 +28,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define EX_OSERR 71
@@ -33,6 +37,8 @@ typedef struct worker {
   pthread_t thread;
   int epfd;
   char *scratch;
+  pthread_mutex_t lock; /* the list of connections (idle_timeout) */
+  mc_conn *conns;
 } worker;
 
 static atomic_int stopping;
@@ -43,6 +49,14 @@ static void on_signal(int sig) {
 }
 
 static void conn_close(worker *w, mc_conn *c) {
+  pthread_mutex_lock(&w->lock);
+  if (c->prev)
+    c->prev->next = c->next;
+  else
+    w->conns = c->next;
+  if (c->next)
+    c->next->prev = c->prev;
+  pthread_mutex_unlock(&w->lock);
   epoll_ctl(w->epfd, EPOLL_CTL_DEL, c->fd, NULL);
   close(c->fd);
   free(c->in.data);
@@ -127,14 +141,34 @@ static int conn_event(mc_conn *c, uint32_t events) {
   return 0;
 }
 
+/* -o idle_timeout: closes the connections idle for longer. */
+static void kick_idle(worker *w, int64_t now) {
+  pthread_mutex_lock(&w->lock);
+  mc_conn *c = w->conns;
+  pthread_mutex_unlock(&w->lock);
+  while (c) {
+    pthread_mutex_lock(&w->lock);
+    mc_conn *next = c->next;
+    pthread_mutex_unlock(&w->lock);
+    if (now - c->last_active > mc_config.idle_timeout) {
+      MC_COUNT(idle_kicks, 1);
+      conn_close(w, c);
+    }
+    c = next;
+  }
+}
+
 static void *worker_main(void *arg) {
   worker *w = arg;
   struct epoll_event ev[64];
+  int64_t checked = mc_now();
   while (!atomic_load(&stopping)) {
     int n = epoll_wait(w->epfd, ev, 64, 200);
+    int64_t now = mc_now();
     for (int i = 0; i < n; i++) {
       mc_conn *c = ev[i].data.ptr;
       c->scratch = w->scratch;
+      c->last_active = now;
       if (conn_event(c, ev[i].events) != 0) {
         conn_close(w, c);
         continue;
@@ -144,93 +178,159 @@ static void *worker_main(void *arg) {
                                 .data.ptr = c};
       epoll_ctl(w->epfd, EPOLL_CTL_MOD, c->fd, &mod);
     }
+    /* after the events: none of them refers to a kicked connection */
+    if (mc_config.idle_timeout > 0 && now != checked) {
+      checked = now;
+      kick_idle(w, now);
+    }
   }
   return NULL;
 }
 
-static int listen_on(const char *addr, int port, int *bound_port) {
-  struct addrinfo hints = {.ai_family = AF_UNSPEC,
-                           .ai_socktype = SOCK_STREAM,
-                           .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
-  struct addrinfo *res;
-  char service[16];
-  snprintf(service, sizeof service, "%d", port);
-  int rc = getaddrinfo(addr, service, &hints, &res);
-  if (rc != 0) {
-    fprintf(stderr, "ptm-memcached: -l %s: %s\n", addr, gai_strerror(rc));
-    exit(64);
-  }
-  int fd = -1, err = 0;
-  for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
-    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-      err = errno;
-      continue;
-    }
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 1024) == 0)
-      break;
-    err = errno;
-    close(fd);
-    fd = -1;
-  }
-  freeaddrinfo(res);
-  if (fd < 0) {
-    fprintf(stderr, "ptm-memcached: failed to listen on %s port %d: %s\n", addr,
-            port, strerror(err));
-    exit(EX_OSERR);
-  }
+static worker *g_workers;
+static const mc_listeners *g_listeners;
+
+/* "tcp:ADDR:PORT", "udp:...", "unix:PATH" of a socket's own (PEER 0) or
+ * peer's address. */
+static void sock_name(int fd, int peer, int udp, char *out, size_t n) {
   struct sockaddr_storage ss;
   socklen_t len = sizeof ss;
-  getsockname(fd, (struct sockaddr *)&ss, &len);
-  *bound_port =
-      ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                                     : ((struct sockaddr_in *)&ss)->sin_port);
-  return fd;
+  memset(&ss, 0, sizeof ss);
+  int rc = peer ? getpeername(fd, (struct sockaddr *)&ss, &len)
+                : getsockname(fd, (struct sockaddr *)&ss, &len);
+  char host[INET6_ADDRSTRLEN] = "?";
+  if (rc != 0) {
+    snprintf(out, n, "unknown");
+  } else if (ss.ss_family == AF_UNIX) {
+    const char *path = ((struct sockaddr_un *)&ss)->sun_path;
+    snprintf(out, n, "unix:%s",
+             *path ? path
+                   : (mc_config.unix_socket ? mc_config.unix_socket : ""));
+  } else if (ss.ss_family == AF_INET6) {
+    struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+    inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+    snprintf(out, n, "%s:[%s]:%d", udp ? "udp" : "tcp", host,
+             ntohs(a->sin6_port));
+  } else {
+    struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+    inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+    snprintf(out, n, "%s:%s:%d", udp ? "udp" : "tcp", host, ntohs(a->sin_port));
+  }
 }
 
-static void accept_loop(int lfd, worker *workers, int nworkers) {
-  int next = 0;
-  while (!atomic_load(&stopping)) {
-    int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno == EINTR || errno == ECONNABORTED)
-        continue;
-      if (errno == EMFILE || errno == ENFILE) {
-        usleep(10000);
-        continue;
-      }
-      perror("ptm-memcached: accept");
-      return;
+/* stats conns: the listening sockets, then every client connection. */
+void mc_conns_stats(mc_conn *self) {
+  char a[160];
+  int64_t now = mc_now();
+  for (int i = 0; g_listeners && i < g_listeners->n; i++) {
+    int udp = g_listeners->kind[i] == MC_LISTEN_UDP;
+    sock_name(g_listeners->fd[i], 0, udp, a, sizeof a);
+    mc_outf(self, "STAT %d:addr %s\r\n", g_listeners->fd[i], a);
+    mc_outf(self, "STAT %d:state %s\r\n", g_listeners->fd[i],
+            udp ? "conn_read" : "conn_listening");
+  }
+  for (int w = 0; g_workers && w < mc_config.threads; w++) {
+    pthread_mutex_lock(&g_workers[w].lock);
+    for (mc_conn *c = g_workers[w].conns; c; c = c->next) {
+      sock_name(c->fd, 1, 0, a, sizeof a);
+      mc_outf(self, "STAT %d:addr %s\r\n", c->fd, a);
+      sock_name(c->fd, 0, 0, a, sizeof a);
+      mc_outf(self, "STAT %d:listen_addr %s\r\n", c->fd, a);
+      /* another worker's buffers are read without its lock: the state is
+       * a hint, as in memcached */
+      const char *state = c == self                 ? "conn_parse_cmd"
+                          : c->in.len > c->in.start ? "conn_nread"
+                                                    : "conn_waiting";
+      mc_outf(self, "STAT %d:state %s\r\n", c->fd, state);
+      mc_outf(self, "STAT %d:secs_since_last_cmd %lld\r\n", c->fd,
+              (long long)(now - c->last_active));
     }
-    if (atomic_load(&mc_stat.curr_connections) >=
-        (uint64_t)mc_config.max_conns) {
-      static const char msg[] = "ERROR Too many open connections\r\n";
-      if (send(fd, msg, sizeof msg - 1, MSG_NOSIGNAL) < 0)
-        (void)0;
-      close(fd);
-      MC_COUNT(rejected_connections, 1);
-      continue;
-    }
+    pthread_mutex_unlock(&g_workers[w].lock);
+  }
+}
+
+/* Hands a new connection (FD, nonblocking) to the next worker. */
+static void adopt(int fd, int is_unix, worker *workers, int nworkers,
+                  int *next) {
+  if (atomic_load(&mc_stat.curr_connections) >= (uint64_t)mc_config.max_conns) {
+    static const char msg[] = "ERROR Too many open connections\r\n";
+    if (send(fd, msg, sizeof msg - 1, MSG_NOSIGNAL) < 0)
+      (void)0;
+    close(fd);
+    MC_COUNT(rejected_connections, 1);
+    return;
+  }
+  if (!is_unix) {
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    mc_conn *c = calloc(1, sizeof *c);
-    if (!c) {
-      close(fd);
-      continue;
+  }
+  mc_conn *c = calloc(1, sizeof *c);
+  if (!c) {
+    close(fd);
+    return;
+  }
+  c->fd = fd;
+  c->proto = mc_config.protocol; /* -B ascii|binary; auto: the first byte */
+  c->last_active = mc_now();
+  MC_COUNT(curr_connections, 1);
+  MC_COUNT(total_connections, 1);
+  worker *w = &workers[*next];
+  *next = (*next + 1) % nworkers;
+  pthread_mutex_lock(&w->lock);
+  c->next = w->conns;
+  if (c->next)
+    c->next->prev = c;
+  w->conns = c;
+  pthread_mutex_unlock(&w->lock);
+  struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
+  if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
+    conn_close(w, c);
+}
+
+/* The main thread: accepts on the stream sockets, serves UDP datagrams. */
+static void accept_loop(const mc_listeners *l, worker *workers, int nworkers,
+                        char *scratch) {
+  int next = 0;
+  struct pollfd pfd[MC_MAX_LISTENERS];
+  for (int i = 0; i < l->n; i++)
+    pfd[i] = (struct pollfd){.fd = l->fd[i], .events = POLLIN};
+  while (!atomic_load(&stopping)) {
+    int n = poll(pfd, (nfds_t)l->n, 200);
+    if (n <= 0)
+      continue; /* timeout or EINTR: look at stopping again */
+    for (int i = 0; i < l->n; i++) {
+      if (!(pfd[i].revents & POLLIN))
+        continue;
+      if (l->kind[i] == MC_LISTEN_UDP) {
+        mc_udp_serve(l->fd[i], scratch);
+        continue;
+      }
+      int fd = accept4(l->fd[i], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) {
+        if (errno == EMFILE || errno == ENFILE)
+          usleep(10000);
+        continue;
+      }
+      adopt(fd, l->kind[i] == MC_LISTEN_UNIX, workers, nworkers, &next);
     }
-    c->fd = fd;
-    MC_COUNT(curr_connections, 1);
-    MC_COUNT(total_connections, 1);
-    worker *w = &workers[next];
-    next = (next + 1) % nworkers;
-    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
-    if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
-      close(fd);
-      free(c);
-      MC_COUNT(curr_connections, (uint64_t)-1);
-    }
+  }
+}
+
+void mc_server_shutdown(int graceful) {
+  (void)graceful; /* both stop cleanly: every store is already in the pool */
+  kill(getpid(), SIGTERM);
+}
+
+static void daemonize(void) {
+  if (daemon(1, 0) != 0) {
+    perror("ptm-memcached: daemon");
+    exit(EX_OSERR);
+  }
+  if (mc_config.pidfile) {
+    FILE *f = fopen(mc_config.pidfile, "w");
+    if (!f || fprintf(f, "%ld\n", (long)getpid()) < 0 || fclose(f) != 0)
+      fprintf(stderr, "ptm-memcached: cannot write the pid file %s\n",
+              mc_config.pidfile);
   }
 }
 
@@ -238,6 +338,21 @@ int main(int argc, char **argv) {
   mc_parse_options(argc, argv, &mc_config);
   mc_started = mc_now();
   signal(SIGPIPE, SIG_IGN);
+  if (mc_config.auth_file && mc_auth_load(mc_config.auth_file) != 0)
+    return 64;
+
+  /* a port chosen by the system is announced on stderr */
+  int announce =
+      mc_config.verbose || mc_config.port < 0 || mc_config.udp_port < 0;
+  mc_listeners listeners;
+  mc_listen_all(&listeners);
+  if (listeners.tcp_port >= 0)
+    mc_config.port = listeners.tcp_port;
+  if (listeners.udp_port >= 0)
+    mc_config.udp_port = listeners.udp_port;
+  /* before the pool opens: the runtime's threads do not survive a fork */
+  if (mc_config.daemonize)
+    daemonize();
 
   mc_store_config sc = {mc_config.pool,       mc_config.pool_size,
                         mc_config.mem_limit,  mc_config.item_max,
@@ -248,24 +363,32 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ptm-memcached: %s\n", err);
     return 1;
   }
+  if (announce) {
+    if (listeners.tcp_port >= 0)
+      fprintf(stderr, "ptm-memcached: listening on %s port %d (%d threads)\n",
+              mc_config.listen, listeners.tcp_port, mc_config.threads);
+    if (listeners.udp_port >= 0)
+      fprintf(stderr, "ptm-memcached: UDP on %s port %d\n", mc_config.listen,
+              listeners.udp_port);
+    if (mc_config.unix_socket)
+      fprintf(stderr, "ptm-memcached: listening on %s (%d threads)\n",
+              mc_config.unix_socket, mc_config.threads);
+  }
 
-  int port;
-  int lfd = listen_on(mc_config.listen, mc_config.port, &port);
-  if (mc_config.verbose || mc_config.port == 0)
-    fprintf(stderr, "ptm-memcached: listening on %s port %d (%d threads)\n",
-            mc_config.listen, port, mc_config.threads);
-  mc_config.port = port;
-
-  /* Workers never take the signals: the main thread's accept is
-   * interrupted by them. */
+  /* Workers never take the signals: the main thread's poll is interrupted
+   * by them. */
   sigset_t block, old;
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
   sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &block, &old);
   worker *workers = calloc((size_t)mc_config.threads, sizeof *workers);
+  g_workers = workers;
+  g_listeners = &listeners;
   for (int i = 0; i < mc_config.threads; i++) {
     workers[i].epfd = epoll_create1(EPOLL_CLOEXEC);
+    pthread_mutex_init(&workers[i].lock, NULL);
     workers[i].scratch = malloc(mc_store_item_max());
     if (workers[i].epfd < 0 || !workers[i].scratch ||
         pthread_create(&workers[i].thread, NULL, worker_main, &workers[i])) {
@@ -276,14 +399,21 @@ int main(int argc, char **argv) {
   struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART */
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGUSR1, &sa, NULL); /* memcached's graceful stop */
   pthread_sigmask(SIG_SETMASK, &old, NULL);
 
-  accept_loop(lfd, workers, mc_config.threads);
+  char *scratch = malloc(mc_store_item_max());
+  if (!scratch)
+    return EX_OSERR;
+  accept_loop(&listeners, workers, mc_config.threads, scratch);
 
   atomic_store(&stopping, 1);
   for (int i = 0; i < mc_config.threads; i++)
     pthread_join(workers[i].thread, NULL);
-  close(lfd);
+  for (int i = 0; i < listeners.n; i++)
+    close(listeners.fd[i]);
+  if (mc_config.unix_socket)
+    unlink(mc_config.unix_socket);
   if (mc_config.verbose)
     ptm_stats_print(stderr);
   ptm_close();

@@ -26,15 +26,34 @@ static void emit_u(void (*emit)(const char *, const char *, void *), void *ctx,
   emit(name, buf, ctx);
 }
 
-static void general(void (*emit)(const char *, const char *, void *),
-                    void *ctx) {
+typedef void (*emit_fn)(const char *, const char *, void *);
+
+/* memcached's fields of parts ptm-memcached does not have (slab mover, LRU
+ * maintainer and crawler, logger, response objects): always zero here. */
+static const char *const absent_general[] = {"slab_reassign_rescues",
+                                             "slab_reassign_chunk_rescues",
+                                             "slab_reassign_evictions_nomem",
+                                             "slab_reassign_inline_reclaim",
+                                             "slab_reassign_busy_items",
+                                             "slab_reassign_busy_deletes",
+                                             "slab_reassign_running",
+                                             "slabs_moved",
+                                             "malloc_fails",
+                                             "log_worker_dropped",
+                                             "log_worker_written",
+                                             "log_watcher_skipped",
+                                             "log_watcher_sent",
+                                             "log_watchers",
+                                             "unexpected_napi_ids",
+                                             "round_robin_fallback",
+                                             NULL};
+
+static void general(emit_fn emit, void *ctx) {
   int64_t now = mc_now();
   struct rusage ru;
   char buf[64];
   mc_store_stats s;
-  ptm_stats_t tx;
   mc_store_stats_get(&s);
-  ptm_stats(&tx);
   getrusage(RUSAGE_SELF, &ru);
   emit_u(emit, ctx, "pid", (uint64_t)getpid());
   emit_u(emit, ctx, "uptime", (uint64_t)(now - mc_started));
@@ -52,13 +71,24 @@ static void general(void (*emit)(const char *, const char *, void *),
   emit_u(emit, ctx, "curr_connections", LOAD(curr_connections));
   emit_u(emit, ctx, "total_connections", LOAD(total_connections));
   emit_u(emit, ctx, "rejected_connections", LOAD(rejected_connections));
+  emit_u(emit, ctx, "connection_structures", LOAD(curr_connections));
+  emit_u(emit, ctx, "response_obj_oom", 0);
+  emit_u(emit, ctx, "response_obj_count", 0);
+  emit_u(emit, ctx, "response_obj_bytes", 0);
+  emit_u(emit, ctx, "read_buf_count", 0);
+  emit_u(emit, ctx, "read_buf_bytes", 0);
+  emit_u(emit, ctx, "read_buf_bytes_free", 0);
+  emit_u(emit, ctx, "read_buf_oom", 0);
+  emit_u(emit, ctx, "reserved_fds", 0);
   emit_u(emit, ctx, "cmd_get", LOAD(cmd_get));
   emit_u(emit, ctx, "cmd_set", LOAD(cmd_set));
   emit_u(emit, ctx, "cmd_flush", LOAD(cmd_flush));
   emit_u(emit, ctx, "cmd_touch", LOAD(cmd_touch));
+  emit_u(emit, ctx, "cmd_meta", LOAD(cmd_meta));
   emit_u(emit, ctx, "get_hits", LOAD(get_hits));
   emit_u(emit, ctx, "get_misses", LOAD(get_misses));
-  emit_u(emit, ctx, "get_expired", s.expired);
+  emit_u(emit, ctx, "get_expired", LOAD(get_expired));
+  emit_u(emit, ctx, "get_flushed", LOAD(get_flushed));
   emit_u(emit, ctx, "delete_misses", LOAD(delete_misses));
   emit_u(emit, ctx, "delete_hits", LOAD(delete_hits));
   emit_u(emit, ctx, "incr_misses", LOAD(incr_misses));
@@ -70,15 +100,46 @@ static void general(void (*emit)(const char *, const char *, void *),
   emit_u(emit, ctx, "cas_badval", LOAD(cas_badval));
   emit_u(emit, ctx, "touch_hits", LOAD(touch_hits));
   emit_u(emit, ctx, "touch_misses", LOAD(touch_misses));
+  emit_u(emit, ctx, "store_too_large", LOAD(store_too_large));
+  emit_u(emit, ctx, "store_no_memory", LOAD(store_no_memory));
+  emit_u(emit, ctx, "auth_cmds", LOAD(auth_cmds));
+  emit_u(emit, ctx, "auth_errors", LOAD(auth_errors));
+  if (mc_config.idle_timeout > 0)
+    emit_u(emit, ctx, "idle_kicks", LOAD(idle_kicks));
   emit_u(emit, ctx, "bytes_read", LOAD(bytes_read));
   emit_u(emit, ctx, "bytes_written", LOAD(bytes_written));
   emit_u(emit, ctx, "limit_maxbytes", s.mem_limit);
+  emit_u(emit, ctx, "accepting_conns", 1);
+  emit_u(emit, ctx, "listen_disabled_num", 0);
+  emit_u(emit, ctx, "time_in_listen_disabled_us", 0);
   emit_u(emit, ctx, "threads", (uint64_t)mc_config.threads);
+  emit_u(emit, ctx, "conn_yields", LOAD(conn_yields));
+  emit_u(emit, ctx, "hash_power_level", (uint64_t)s.hash_power);
+  emit_u(emit, ctx, "hash_bytes", s.hash_bytes);
+  emit_u(emit, ctx, "hash_is_expanding", 0);
+  for (int i = 0; absent_general[i]; i++)
+    emit_u(emit, ctx, absent_general[i], 0);
   emit_u(emit, ctx, "bytes", s.bytes);
   emit_u(emit, ctx, "curr_items", s.curr_items);
   emit_u(emit, ctx, "total_items", s.total_items);
+  emit_u(emit, ctx, "slab_global_page_pool", 0);
+  emit_u(emit, ctx, "expired_unfetched", 0);
+  emit_u(emit, ctx, "evicted_unfetched", 0);
   emit_u(emit, ctx, "evictions", s.evictions);
   emit_u(emit, ctx, "reclaimed", s.reclaimed);
+  emit_u(emit, ctx, "crawler_reclaimed", LOAD(crawler_reclaimed));
+  emit_u(emit, ctx, "crawler_items_checked", LOAD(crawler_items_checked));
+  emit_u(emit, ctx, "lrutail_reflocked", 0);
+}
+
+/* stats ptm: the pool and the transactions (not in memcached's general
+ * group, whose fields clients count). */
+static void ptm_group(emit_fn emit, void *ctx) {
+  char buf[64];
+  mc_store_stats s;
+  ptm_stats_t tx;
+  mc_store_stats_get(&s);
+  ptm_stats(&tx);
   emit("ptm_library", ptm_algorithm(), ctx);
   emit_u(emit, ctx, "ptm_persistent", (uint64_t)s.persistent);
   if (!s.persistent)
@@ -89,31 +150,128 @@ static void general(void (*emit)(const char *, const char *, void *),
     snprintf(buf, sizeof buf, "buffered:%d", s.buffered_ms);
   emit("ptm_durability", buf, ctx);
   emit_u(emit, ctx, "ptm_recovered_items", s.recovered);
+  emit_u(emit, ctx, "ptm_expired", s.expired);
   emit_u(emit, ctx, "ptm_commits", tx.commits);
   emit_u(emit, ctx, "ptm_aborts", tx.aborts);
   emit_u(emit, ctx, "ptm_clwb", tx.clwb);
   emit_u(emit, ctx, "ptm_sfence", tx.sfence);
 }
 
-static void settings(void (*emit)(const char *, const char *, void *),
-                     void *ctx) {
+static const char *yes_no(int v) { return v ? "yes" : "no"; }
+
+static void settings(emit_fn emit, void *ctx) {
+  char buf[64];
   emit_u(emit, ctx, "maxbytes", mc_config.mem_limit);
   emit_u(emit, ctx, "maxconns", (uint64_t)mc_config.max_conns);
-  emit_u(emit, ctx, "tcpport", (uint64_t)mc_config.port);
-  emit_u(emit, ctx, "udpport", 0);
+  emit_u(emit, ctx, "tcpport",
+         (uint64_t)(mc_config.port > 0 ? mc_config.port : 0));
+  emit_u(emit, ctx, "udpport",
+         (uint64_t)(mc_config.udp_port > 0 ? mc_config.udp_port : 0));
   emit("inter", mc_config.listen, ctx);
   emit_u(emit, ctx, "verbosity", (uint64_t)mc_config.verbose);
+  emit_u(emit, ctx, "oldest", 0);
   emit("evictions", mc_config.evict ? "on" : "off", ctx);
+  emit("domain_socket", mc_config.unix_socket ? mc_config.unix_socket : "NULL",
+       ctx);
+  snprintf(buf, sizeof buf, "%o", (unsigned)mc_config.unix_mask);
+  emit("umask", buf, ctx);
+  emit("shutdown_command", yes_no(mc_config.shutdown_enabled), ctx);
+  snprintf(buf, sizeof buf, "%.2f", mc_config.growth_factor);
+  emit("growth_factor", buf, ctx);
+  emit_u(emit, ctx, "chunk_size", (uint64_t)mc_config.chunk_size);
   emit_u(emit, ctx, "num_threads", (uint64_t)mc_config.threads);
+  emit_u(emit, ctx, "num_threads_per_udp", (uint64_t)mc_config.threads);
+  snprintf(buf, sizeof buf, "%c", mc_config.prefix_delimiter);
+  emit("stat_key_prefix", buf, ctx);
+  emit("detail_enabled", yes_no(mc_config.detail_enabled), ctx);
+  emit_u(emit, ctx, "reqs_per_event", (uint64_t)mc_config.reqs_per_event);
+  emit("cas_enabled", yes_no(mc_config.cas_enabled), ctx);
+  emit_u(emit, ctx, "tcp_backlog", (uint64_t)mc_config.backlog);
+  emit("binding_protocol",
+       mc_config.protocol == MC_PROTO_TEXT     ? "ascii"
+       : mc_config.protocol == MC_PROTO_BINARY ? "binary"
+                                               : "auto-negotiate",
+       ctx);
+  emit("auth_enabled_sasl", "no", ctx);
+  emit("auth_enabled_ascii", yes_no(mc_config.auth_file != NULL), ctx);
   emit_u(emit, ctx, "item_size_max", mc_store_item_max());
-  emit("cas_enabled", "yes", ctx);
+  emit("lru_crawler", yes_no(mc_config.lru_crawler), ctx);
+  emit("flush_enabled", yes_no(mc_config.flush_enabled), ctx);
+  emit("dump_enabled", yes_no(mc_config.dump_enabled), ctx);
+  emit_u(emit, ctx, "idle_timeout", (uint64_t)mc_config.idle_timeout);
+  emit_u(emit, ctx, "read_buf_mem_limit", mc_config.read_buf_mem_limit << 20);
+  emit("ssl_enabled", "no", ctx);
+  emit("memory_file", mc_config.pool ? mc_config.pool : "(null)", ctx);
   emit("ptm_pool", mc_config.pool ? mc_config.pool : "", ctx);
 }
 
-void mc_stats_each(void (*emit)(const char *, const char *, void *), void *ctx,
-                   const char *group) {
+/* The cache as memcached's slab class 1: items are pool blocks of every
+ * size, so one class holds them all (memcdump and cachedump look here). */
+static void items(emit_fn emit, void *ctx) {
+  mc_store_stats s;
+  mc_store_stats_get(&s);
+  if (s.curr_items == 0)
+    return;
+  emit_u(emit, ctx, "items:1:number", s.curr_items);
+  emit_u(emit, ctx, "items:1:number_hot", 0);
+  emit_u(emit, ctx, "items:1:number_warm", 0);
+  emit_u(emit, ctx, "items:1:number_cold", s.curr_items);
+  emit_u(emit, ctx, "items:1:age_hot", 0);
+  emit_u(emit, ctx, "items:1:age_warm", 0);
+  emit_u(emit, ctx, "items:1:age", 0);
+  emit_u(emit, ctx, "items:1:mem_requested", s.bytes);
+  emit_u(emit, ctx, "items:1:evicted", s.evictions);
+  emit_u(emit, ctx, "items:1:evicted_nonzero", 0);
+  emit_u(emit, ctx, "items:1:evicted_time", 0);
+  emit_u(emit, ctx, "items:1:outofmemory", LOAD(store_no_memory));
+  emit_u(emit, ctx, "items:1:tailrepairs", 0);
+  emit_u(emit, ctx, "items:1:reclaimed", s.reclaimed);
+  emit_u(emit, ctx, "items:1:expired_unfetched", 0);
+  emit_u(emit, ctx, "items:1:evicted_unfetched", 0);
+  emit_u(emit, ctx, "items:1:evicted_active", 0);
+  emit_u(emit, ctx, "items:1:crawler_reclaimed", 0);
+  emit_u(emit, ctx, "items:1:crawler_items_checked", 0);
+  emit_u(emit, ctx, "items:1:lrutail_reflocked", 0);
+  emit_u(emit, ctx, "items:1:moves_to_cold", 0);
+  emit_u(emit, ctx, "items:1:moves_to_warm", 0);
+  emit_u(emit, ctx, "items:1:moves_within_lru", 0);
+  emit_u(emit, ctx, "items:1:direct_reclaims", 0);
+  emit_u(emit, ctx, "items:1:hits_to_hot", 0);
+  emit_u(emit, ctx, "items:1:hits_to_warm", 0);
+  emit_u(emit, ctx, "items:1:hits_to_cold", LOAD(get_hits));
+  emit_u(emit, ctx, "items:1:hits_to_temp", 0);
+}
+
+static void slabs(emit_fn emit, void *ctx) {
+  mc_store_stats s;
+  mc_store_stats_get(&s);
+  if (s.curr_items > 0) {
+    emit_u(emit, ctx, "1:chunk_size", s.item_max);
+    emit_u(emit, ctx, "1:used_chunks", s.curr_items);
+    emit_u(emit, ctx, "1:get_hits", LOAD(get_hits));
+    emit_u(emit, ctx, "1:cmd_set", LOAD(cmd_set));
+    emit_u(emit, ctx, "1:delete_hits", LOAD(delete_hits));
+    emit_u(emit, ctx, "1:incr_hits", LOAD(incr_hits));
+    emit_u(emit, ctx, "1:decr_hits", LOAD(decr_hits));
+    emit_u(emit, ctx, "1:cas_hits", LOAD(cas_hits));
+    emit_u(emit, ctx, "1:cas_badval", LOAD(cas_badval));
+    emit_u(emit, ctx, "1:touch_hits", LOAD(touch_hits));
+  }
+  emit_u(emit, ctx, "active_slabs", s.curr_items > 0);
+  emit_u(emit, ctx, "total_malloced", s.bytes);
+}
+
+void mc_stats_each(emit_fn emit, void *ctx, const char *group) {
   if (strcmp(group, "settings") == 0)
     settings(emit, ctx);
+  else if (strcmp(group, "items") == 0)
+    items(emit, ctx);
+  else if (strcmp(group, "slabs") == 0)
+    slabs(emit, ctx);
+  else if (strcmp(group, "sizes") == 0)
+    emit("sizes_status", "disabled", ctx);
+  else if (strcmp(group, "ptm") == 0)
+    ptm_group(emit, ctx);
   else
     general(emit, ctx);
 }
@@ -123,11 +281,12 @@ static void emit_text(const char *name, const char *value, void *ctx) {
 }
 
 int mc_stats_text(mc_conn *c, const char *args) {
-  if (strcmp(args, "") == 0 || strcmp(args, "settings") == 0) {
+  if (strcmp(args, "") == 0 || strcmp(args, "settings") == 0 ||
+      strcmp(args, "items") == 0 || strcmp(args, "slabs") == 0 ||
+      strcmp(args, "sizes") == 0 || strcmp(args, "ptm") == 0) {
     mc_stats_each(emit_text, c, args);
-  } else if (strcmp(args, "items") == 0 || strcmp(args, "slabs") == 0 ||
-             strcmp(args, "sizes") == 0 || strcmp(args, "conns") == 0) {
-    /* no slab classes or per-connection records: an empty group */
+  } else if (strcmp(args, "conns") == 0) {
+    mc_conns_stats(c);
   } else {
     return -1;
   }

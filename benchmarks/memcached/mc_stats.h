@@ -10,13 +10,16 @@
 
 typedef struct mc_counters {
   _Atomic uint64_t cmd_get, cmd_set, cmd_touch, cmd_flush;
-  _Atomic uint64_t get_hits, get_misses;
+  _Atomic uint64_t get_hits, get_misses, get_expired, get_flushed;
   _Atomic uint64_t delete_hits, delete_misses;
   _Atomic uint64_t incr_hits, incr_misses, decr_hits, decr_misses;
   _Atomic uint64_t cas_hits, cas_misses, cas_badval;
   _Atomic uint64_t touch_hits, touch_misses;
   _Atomic uint64_t curr_connections, total_connections, rejected_connections;
   _Atomic uint64_t bytes_read, bytes_written;
+  _Atomic uint64_t idle_kicks, auth_cmds, auth_errors, cmd_meta, conn_yields;
+  _Atomic uint64_t crawler_reclaimed, crawler_items_checked;
+  _Atomic uint64_t store_too_large, store_no_memory;
 } mc_counters;
 
 extern mc_counters mc_stat;
@@ -37,6 +40,28 @@ typedef struct mc_settings {
   uint64_t pool_size;
   const char *pool_mode;  /* --pool-mode, NULL: not given */
   const char *durability; /* --durability, NULL: not given */
+  /* memcached's further options (mc_options.c) */
+  const char *unix_socket;     /* -s: listen there instead of TCP */
+  int unix_mask;               /* -a, octal */
+  int udp_port;                /* -U, 0: off */
+  int backlog;                 /* -b */
+  int protocol;                /* -B: MC_PROTO_UNKNOWN (auto), _TEXT, _BINARY */
+  int cas_enabled;             /* not -C */
+  int reqs_per_event;          /* -R */
+  int daemonize;               /* -d */
+  const char *pidfile;         /* -P */
+  int shutdown_enabled;        /* -A */
+  int flush_enabled;           /* not -F */
+  int dump_enabled;            /* not -X */
+  int watch_enabled;           /* not -W */
+  const char *auth_file;       /* -Y */
+  int idle_timeout;            /* -o idle_timeout, seconds, 0: none */
+  uint64_t read_buf_mem_limit; /* -o read_buf_mem_limit, MB, 0: none */
+  char prefix_delimiter;       /* -D */
+  int detail_enabled;          /* stats detail on|off */
+  int lru_crawler;             /* lru_crawler enable|disable (-o lru_crawler) */
+  double growth_factor;        /* -f (accepted; no slab classes) */
+  int chunk_size;              /* -n (accepted; no slab classes) */
 } mc_settings;
 
 extern mc_settings mc_config;

@@ -39,7 +39,17 @@ static int g_persistent;
 static uint64_t g_recovered;
 static int g_buffered_ms;
 
-int64_t mc_now(void) { return (int64_t)time(NULL); }
+/* debugtime (tests only): seconds added to the clock. */
+static int64_t g_clock_offset;
+
+int64_t mc_now(void) {
+  return (int64_t)time(NULL) +
+         __atomic_load_n(&g_clock_offset, __ATOMIC_RELAXED);
+}
+
+void mc_clock_advance(int64_t seconds) {
+  __atomic_fetch_add(&g_clock_offset, seconds, __ATOMIC_RELAXED);
+}
 
 uint64_t mc_store_item_max(void) { return g_item_max; }
 
@@ -142,16 +152,31 @@ static void remove_item(mc_root *r, mc_item **pp) {
   ptm_free(it);
 }
 
+/* A lookup's result: the link of the live item, or NULL and why (returned
+ * by value: a transaction must not write through a pointer to a local). */
+struct found {
+  mc_item **pp;
+  uint32_t why; /* MC_MISS_* */
+};
+
 /* The link of KEY's live item, or NULL; a dead item is removed. */
-static mc_item **lookup(mc_root *r, const char *key, size_t nkey, uint64_t hv,
-                        int64_t now) {
+static struct found lookup_why(mc_root *r, const char *key, size_t nkey,
+                               uint64_t hv, int64_t now) {
   mc_item **pp = find_link(r, key, nkey, hv);
   if (!pp || !item_dead(r, *pp, now))
-    return pp;
-  if ((*pp)->exptime != 0 && (*pp)->exptime <= now)
+    return (struct found){pp, MC_MISS_ABSENT};
+  uint32_t why = MC_MISS_FLUSHED;
+  if ((*pp)->exptime != 0 && (*pp)->exptime <= now) {
     r->expired++;
+    why = MC_MISS_EXPIRED;
+  }
   remove_item(r, pp);
-  return NULL;
+  return (struct found){NULL, why};
+}
+
+static mc_item **lookup(mc_root *r, const char *key, size_t nkey, uint64_t hv,
+                        int64_t now) {
+  return lookup_why(r, key, nkey, hv, now).pp;
 }
 
 /* Evicts from the LRU tail (never KEEP) until NEED more bytes fit under the
@@ -223,7 +248,8 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
   it->cas = ++r->cas_counter;
   it->hash = a->hv;
   it->nbytes = nbytes;
-  it->nkey = (uint32_t)a->nkey;
+  it->nkey = (uint16_t)a->nkey;
+  it->state = 0;
   it->flags = flags;
   memcpy(it->data, a->key, a->nkey);
   memcpy(it->data + a->nkey, head, nhead);
@@ -320,10 +346,10 @@ struct get_result {
 static struct get_result get_tx(mc_root *r, const char *key, size_t nkey,
                                 uint64_t hv, int64_t now, int touch,
                                 int64_t exptime, char *out) {
-  mc_item **pp = lookup(r, key, nkey, hv, now);
-  if (!pp)
-    return (struct get_result){0, 0, 0};
-  mc_item *it = *pp;
+  struct found f = lookup_why(r, key, nkey, hv, now);
+  if (!f.pp)
+    return (struct get_result){0, f.why, 0};
+  mc_item *it = *f.pp;
   if (touch)
     it->exptime = exptime;
   if (now - it->last_access >= LRU_BUMP_INTERVAL) {
@@ -376,6 +402,14 @@ static struct counter parse_counter(const char *s, size_t n) {
   return (struct counter){v, 1};
 }
 
+/* ma's additions to incr/decr: compare the cas, set the TTL. */
+struct meta_arith_args {
+  int have_cas;
+  uint64_t cas_in;
+  int touch;
+  int64_t touch_exptime;
+};
+
 /* incr/decr's result: the new value and the new item's cas, or cas 0 and
  * the mc_result in VALUE. */
 struct arith_result {
@@ -386,7 +420,8 @@ struct arith_result {
 static struct arith_result arith_tx(const struct op_args *a, int incr,
                                     uint64_t delta, int create,
                                     uint64_t initial, uint32_t flags,
-                                    int64_t exptime, char *digits) {
+                                    int64_t exptime, char *digits,
+                                    const struct meta_arith_args *m) {
   mc_item **pp = lookup(a->root, a->key, a->nkey, a->hv, a->now);
   mc_item *old = pp ? *pp : NULL;
   uint64_t v;
@@ -394,6 +429,8 @@ static struct arith_result arith_tx(const struct op_args *a, int incr,
     if (!create)
       return (struct arith_result){MC_NOT_FOUND, 0};
     v = initial;
+  } else if (m->have_cas && old->cas != m->cas_in) {
+    return (struct arith_result){MC_EXISTS, 0};
   } else {
     struct counter c = old->nbytes > 20 + 4
                            ? (struct counter){0, 0}
@@ -403,7 +440,7 @@ static struct arith_result arith_tx(const struct op_args *a, int incr,
     v = incr ? c.value + delta /* wraps at 2^64, as memcached */
              : (c.value < delta ? 0 : c.value - delta);
     flags = old->flags;
-    exptime = old->exptime;
+    exptime = m->touch ? m->touch_exptime : old->exptime;
   }
   size_t n = format_counter(v, digits);
   uint64_t cas = put_item(a, flags, exptime, digits, n, NULL, 0, old);
@@ -429,6 +466,7 @@ static void stats_tx(mc_store_stats *s) {
   s->evictions = r->evictions;
   s->reclaimed = r->reclaimed;
   s->expired = r->expired;
+  s->hash_bytes = r->nbuckets * sizeof(mc_item *);
 }
 
 /* 0 ok, 1 created, -1 foreign root, -2 no memory */
@@ -452,7 +490,8 @@ static int init_tx(mc_root *r, uint64_t nbuckets) {
 
 static struct op_args op_args_of(const char *key, size_t nkey) {
   return (struct op_args){.root = g_root,
-                          .limit = g_mem_limit,
+                          .limit =
+                              __atomic_load_n(&g_mem_limit, __ATOMIC_RELAXED),
                           .item_max = g_item_max,
                           .evict = g_evict,
                           .now = mc_now(),
@@ -519,8 +558,10 @@ mc_result mc_arith(const char *key, size_t nkey, int incr, uint64_t delta,
   struct op_args a = op_args_of(key, nkey);
   char digits[24];
   struct arith_result res;
+  const struct meta_arith_args none = {0, 0, 0, 0};
   PTM_BEGIN();
-  res = arith_tx(&a, incr, delta, create, initial, flags, exptime, digits);
+  res =
+      arith_tx(&a, incr, delta, create, initial, flags, exptime, digits, &none);
   PTM_END();
   if (!res.cas)
     return (mc_result)res.value;
@@ -528,6 +569,258 @@ mc_result mc_arith(const char *key, size_t nkey, int incr, uint64_t delta,
   if (cas)
     *cas = res.cas;
   return MC_OK;
+}
+
+/* ---- The meta protocol (mc_meta.c) ---------------------------------------
+ * Results leave the transactions through meta_fill, a PTM_PURE copy into the
+ * caller's private struct (refilled if the transaction runs again). */
+
+__attribute__((noinline)) PTM_PURE static void
+meta_fill(mc_meta_item *o, int found, int created, int won, uint32_t state,
+          uint32_t flags, uint64_t cas, uint64_t nbytes, int64_t exptime,
+          int64_t last_access) {
+  o->found = found;
+  o->created = created;
+  o->won = won;
+  o->state = state;
+  o->flags = flags;
+  o->cas = cas;
+  o->nbytes = nbytes;
+  o->exptime = exptime;
+  o->last_access = last_access;
+}
+
+static void meta_get_tx(const struct op_args *a, const mc_meta_get_opts *o,
+                        char *out, mc_meta_item *res) {
+  mc_root *r = a->root;
+  mc_item **pp = lookup(r, a->key, a->nkey, a->hv, a->now);
+  mc_item *it = pp ? *pp : NULL;
+  int created = 0, won = 0;
+  if (!it && o->vivify) {
+    /* an empty item whose creator is told to fill it (W) */
+    if (put_item(a, 0, o->vivify_exptime, "", 0, NULL, 0, NULL) == 0) {
+      meta_fill(res, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      return;
+    }
+    it = r->lru_head;
+    created = won = 1;
+  }
+  if (!it) {
+    meta_fill(res, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    return;
+  }
+  uint32_t state = created ? 0 : it->state;
+  int64_t last_access = it->last_access;
+  if (o->touch)
+    it->exptime = o->touch_exptime;
+  if (!(state & MC_ITEM_TOKEN_SENT) && !created) {
+    if (o->recache && it->exptime != 0 && it->exptime < o->recache_exptime)
+      won = 1;
+    if (state & MC_ITEM_STALE)
+      won = 1;
+  }
+  uint16_t next =
+      (uint16_t)(state | MC_ITEM_FETCHED | (won ? MC_ITEM_TOKEN_SENT : 0));
+  if (it->state != next)
+    it->state = next;
+  if (!o->no_bump && a->now - it->last_access >= LRU_BUMP_INTERVAL) {
+    lru_remove(r, it);
+    lru_push(r, it, a->now);
+  }
+  if (o->want_value)
+    copy_out(out, it->data + it->nkey, it->nbytes);
+  meta_fill(res, 1, created, won, state, it->flags, it->cas, it->nbytes,
+            it->exptime, last_access);
+}
+
+void mc_meta_get(const char *key, size_t nkey, const mc_meta_get_opts *o,
+                 char *out, mc_meta_item *res) {
+  struct op_args a = op_args_of(key, nkey);
+  PTM_BEGIN();
+  meta_get_tx(&a, o, out, res);
+  PTM_END();
+}
+
+/* ms: set/add/replace/append/prepend with an optional cas; with
+ * INVALIDATE, a cas older than the item's stores anyway when the item is
+ * stale, and the new item stays stale with the old TTL (memcached's I). */
+static struct tx_result meta_set_tx(const struct op_args *a, mc_store_op op,
+                                    uint32_t flags, int64_t exptime,
+                                    const char *data, size_t ndata,
+                                    int have_cas, uint64_t cas_in,
+                                    int invalidate) {
+  mc_root *r = a->root;
+  mc_item **pp = lookup(r, a->key, a->nkey, a->hv, a->now);
+  mc_item *old = pp ? *pp : NULL;
+  uint16_t keep = 0;
+  if (have_cas && old && invalidate && cas_in < old->cas &&
+      (old->state & MC_ITEM_STALE)) {
+    keep = old->state;
+    exptime = old->exptime;
+    cas_in = old->cas;
+  }
+  /* a cas applies to a set; the other modes keep their own condition */
+  struct tx_result t = store_tx(a, have_cas && op == MC_SET ? MC_CAS : op,
+                                flags, exptime, data, ndata, cas_in);
+  if (t.result == MC_OK && keep)
+    r->lru_head->state = keep;
+  return t;
+}
+
+mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
+                      uint32_t flags, int64_t exptime, const char *data,
+                      size_t ndata, int have_cas, uint64_t cas_in,
+                      int invalidate, uint64_t *cas_out) {
+  struct op_args a = op_args_of(key, nkey);
+  struct tx_result res;
+  PTM_BEGIN();
+  res = meta_set_tx(&a, op, flags, exptime, data, ndata, have_cas, cas_in,
+                    invalidate);
+  PTM_END();
+  if (res.result == MC_OK)
+    *cas_out = res.value;
+  return res.result;
+}
+
+/* md: delete, or with INVALIDATE mark stale (a new TTL when TOUCH). */
+static mc_result meta_delete_tx(const struct op_args *a, int have_cas,
+                                uint64_t cas_in, int invalidate, int touch,
+                                int64_t touch_exptime) {
+  mc_root *r = a->root;
+  mc_item **pp = lookup(r, a->key, a->nkey, a->hv, a->now);
+  if (!pp)
+    return MC_NOT_FOUND;
+  mc_item *it = *pp;
+  if (have_cas && it->cas != cas_in)
+    return MC_EXISTS;
+  if (!invalidate) {
+    remove_item(r, pp);
+    return MC_OK;
+  }
+  it->state = (uint16_t)((it->state | MC_ITEM_STALE) & ~MC_ITEM_TOKEN_SENT);
+  if (touch)
+    it->exptime = touch_exptime;
+  return MC_OK;
+}
+
+mc_result mc_meta_delete(const char *key, size_t nkey, int have_cas,
+                         uint64_t cas_in, int invalidate, int touch,
+                         int64_t touch_exptime) {
+  struct op_args a = op_args_of(key, nkey);
+  mc_result res;
+  PTM_BEGIN();
+  res = meta_delete_tx(&a, have_cas, cas_in, invalidate, touch, touch_exptime);
+  PTM_END();
+  return res;
+}
+
+mc_result mc_meta_arith(const char *key, size_t nkey, int incr, uint64_t delta,
+                        int create, uint64_t initial, int64_t create_exptime,
+                        int have_cas, uint64_t cas_in, int touch,
+                        int64_t touch_exptime, uint64_t *value, uint64_t *cas) {
+  struct op_args a = op_args_of(key, nkey);
+  char digits[24];
+  struct arith_result res;
+  const struct meta_arith_args m = {have_cas, cas_in, touch, touch_exptime};
+  PTM_BEGIN();
+  res = arith_tx(&a, incr, delta, create, initial, 0,
+                 touch ? touch_exptime : create_exptime, digits, &m);
+  PTM_END();
+  if (!res.cas)
+    return (mc_result)res.value;
+  *value = res.value;
+  *cas = res.cas;
+  return MC_OK;
+}
+
+/* ---- Walks over the whole cache (cachedump, metadump, crawler) -----------
+ * A bucket range per transaction, so a walk never holds the cache. */
+
+__attribute__((noinline)) PTM_PURE static void
+dump_fill(mc_dump_entry *e, const char *key, uint32_t nkey, uint32_t flags,
+          int64_t exptime, int64_t last_access, uint64_t cas, uint64_t nbytes) {
+  memcpy(e->key, key, nkey);
+  e->nkey = nkey;
+  e->flags = flags;
+  e->exptime = exptime;
+  e->last_access = last_access;
+  e->cas = cas;
+  e->nbytes = nbytes;
+}
+
+struct walk_step {
+  uint64_t next; /* first bucket not visited */
+  uint64_t n;    /* entries filled, or items checked (crawl) */
+  uint64_t removed;
+};
+
+static struct walk_step dump_tx(mc_root *r, uint64_t first, mc_dump_entry *out,
+                                size_t max, int64_t now) {
+  uint64_t b = first, n = 0;
+  for (; b < r->nbuckets; b++) {
+    uint64_t chain = 0;
+    for (mc_item *it = r->buckets[b]; it; it = it->hnext)
+      chain += !item_dead(r, it, now);
+    if (n + chain > max && n > 0)
+      break; /* whole buckets only */
+    for (mc_item *it = r->buckets[b]; it && n < max; it = it->hnext)
+      if (!item_dead(r, it, now))
+        dump_fill(&out[n++], it->data, it->nkey, it->flags, it->exptime,
+                  it->last_access, it->cas, it->nbytes);
+  }
+  return (struct walk_step){b < r->nbuckets ? b : UINT64_MAX, n, 0};
+}
+
+int mc_store_set_mem_limit(uint64_t bytes) {
+  /* the caller keeps it within the pool (mc_admin.c); a full pool is
+   * reported by the allocator as out of memory in any case */
+  __atomic_store_n(&g_mem_limit, bytes, __ATOMIC_RELAXED);
+  return 0;
+}
+
+size_t mc_store_dump(uint64_t *cursor, mc_dump_entry *out, size_t max) {
+  mc_root *r = g_root;
+  int64_t now = mc_now();
+  uint64_t first = *cursor;
+  struct walk_step st;
+  PTM_BEGIN();
+  st = dump_tx(r, first, out, max, now);
+  PTM_END();
+  *cursor = st.next;
+  return (size_t)st.n;
+}
+
+static struct walk_step crawl_tx(mc_root *r, uint64_t first, uint64_t count,
+                                 int64_t now) {
+  uint64_t b = first, checked = 0, removed = 0;
+  for (; b < r->nbuckets && b - first < count; b++) {
+    mc_item **pp = &r->buckets[b];
+    while (*pp) {
+      checked++;
+      if (item_dead(r, *pp, now)) {
+        r->reclaimed++;
+        remove_item(r, pp);
+        removed++;
+      } else {
+        pp = &(*pp)->hnext;
+      }
+    }
+  }
+  return (struct walk_step){b < r->nbuckets ? b : UINT64_MAX, checked, removed};
+}
+
+int mc_store_crawl(uint64_t *cursor, uint64_t *checked, uint64_t *removed) {
+  mc_root *r = g_root;
+  int64_t now = mc_now();
+  uint64_t first = *cursor;
+  struct walk_step st;
+  PTM_BEGIN();
+  st = crawl_tx(r, first, 64, now);
+  PTM_END();
+  *cursor = st.next;
+  *checked += st.n;
+  *removed += st.removed;
+  return st.next != UINT64_MAX;
 }
 
 void mc_flush_all(int64_t delay) {
@@ -543,11 +836,13 @@ void mc_store_stats_get(mc_store_stats *out) {
   PTM_BEGIN();
   stats_tx(out);
   PTM_END();
-  out->mem_limit = g_mem_limit;
+  out->mem_limit = __atomic_load_n(&g_mem_limit, __ATOMIC_RELAXED);
   out->item_max = g_item_max;
   out->persistent = g_persistent;
   out->recovered = g_recovered;
   out->buffered_ms = g_buffered_ms;
+  for (uint64_t n = out->hash_bytes / sizeof(void *); n > 1; n >>= 1)
+    out->hash_power++;
 }
 
 /* ---- Opening and checking --------------------------------------------------

@@ -53,9 +53,11 @@ typedef struct mc_store_config {
 typedef struct mc_store_stats {
   uint64_t curr_items, total_items, bytes, evictions, reclaimed, expired;
   uint64_t mem_limit, item_max;
-  int persistent;     /* 1: items live in a pool file */
-  uint64_t recovered; /* items found in the pool at start */
-  int buffered_ms;    /* buffered durability: its interval; 0: strict */
+  int persistent;      /* 1: items live in a pool file */
+  uint64_t recovered;  /* items found in the pool at start */
+  int buffered_ms;     /* buffered durability: its interval; 0: strict */
+  uint64_t hash_bytes; /* the bucket array */
+  int hash_power;      /* log2 of the bucket count */
 } mc_store_stats;
 
 /* Opens the pool and the cache inside it (created on first use) and checks
@@ -80,9 +82,13 @@ mc_result mc_store(mc_store_op op, const char *key, size_t nkey, uint32_t flags,
                    int64_t exptime, const char *data, size_t ndata,
                    uint64_t cas_in, uint64_t *cas_out);
 
+/* Why a get missed: no item, or an item that had expired or was flushed. */
+enum { MC_MISS_ABSENT, MC_MISS_EXPIRED, MC_MISS_FLUSHED };
+
 /* Looks KEY up; on a hit copies its value into OUT (at least
  * mc_store_item_max() bytes) and sets *FLAGS, *NDATA, *CAS. With TOUCH, the
- * item's expiry becomes EXPTIME (gat). MC_OK or MC_NOT_FOUND. */
+ * item's expiry becomes EXPTIME (gat). MC_OK, or MC_NOT_FOUND with *FLAGS
+ * one of MC_MISS_*. */
 mc_result mc_get(const char *key, size_t nkey, int touch, int64_t exptime,
                  char *out, uint32_t *flags, size_t *ndata, uint64_t *cas);
 
@@ -101,7 +107,70 @@ void mc_flush_all(int64_t delay);
 
 void mc_store_stats_get(mc_store_stats *out);
 
+/* cache_memlimit: the new -m in bytes, used by the next stores (a lower
+ * one evicts as they need room). 0. */
+int mc_store_set_mem_limit(uint64_t bytes);
+
+/* ---- The meta protocol (mc_meta.c) ---- */
+
+/* mg's options: T (new TTL), N (create a missing item, empty, with this
+ * TTL), R (win the recache when the TTL is below), u (no LRU bump), v. */
+typedef struct mc_meta_get_opts {
+  int touch, vivify, recache, no_bump, want_value;
+  int64_t touch_exptime, vivify_exptime, recache_exptime; /* absolute */
+} mc_meta_get_opts;
+
+/* What mg learned: STATE is the item's MC_ITEM_* bits before this request
+ * (h: fetched, Z: token sent, X: stale); WON: this client wins (W). */
+typedef struct mc_meta_item {
+  int found, created, won;
+  uint32_t state, flags;
+  uint64_t cas, nbytes;
+  int64_t exptime, last_access;
+} mc_meta_item;
+
+/* mg: one transaction; the value (with want_value) is copied into OUT. */
+void mc_meta_get(const char *key, size_t nkey, const mc_meta_get_opts *o,
+                 char *out, mc_meta_item *res);
+/* ms: OP, with HAVE_CAS a cas store of CAS_IN; INVALIDATE: I. */
+mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
+                      uint32_t flags, int64_t exptime, const char *data,
+                      size_t ndata, int have_cas, uint64_t cas_in,
+                      int invalidate, uint64_t *cas_out);
+/* md: delete, or mark stale with INVALIDATE (and a new TTL with TOUCH). */
+mc_result mc_meta_delete(const char *key, size_t nkey, int have_cas,
+                         uint64_t cas_in, int invalidate, int touch,
+                         int64_t touch_exptime);
+/* ma: incr/decr, with HAVE_CAS only if the item's cas is CAS_IN, and a new
+ * TTL with TOUCH. */
+mc_result mc_meta_arith(const char *key, size_t nkey, int incr, uint64_t delta,
+                        int create, uint64_t initial, int64_t create_exptime,
+                        int have_cas, uint64_t cas_in, int touch,
+                        int64_t touch_exptime, uint64_t *value, uint64_t *cas);
+
+/* One live item's metadata (cachedump, lru_crawler metadump). */
+typedef struct mc_dump_entry {
+  char key[MC_KEY_MAX];
+  uint32_t nkey, flags;
+  int64_t exptime, last_access; /* unix seconds; exptime 0: never */
+  uint64_t cas, nbytes;
+} mc_dump_entry;
+
+/* Copies the live items of the hash buckets from *CURSOR on into OUT (at
+ * most MAX, whole buckets unless one bucket alone holds more, one
+ * transaction) and advances *CURSOR; a walk starts at 0 and is over when
+ * *CURSOR is UINT64_MAX. Returns the entries filled. */
+size_t mc_store_dump(uint64_t *cursor, mc_dump_entry *out, size_t max);
+
+/* The crawler: removes the expired and flushed items of the next buckets
+ * from *CURSOR (one transaction), adding the items seen and removed to
+ * *CHECKED and *REMOVED. 1 while buckets are left (*CURSOR then is the
+ * next one), 0 at the end. */
+int mc_store_crawl(uint64_t *cursor, uint64_t *checked, uint64_t *removed);
+
 /* Seconds since the epoch, the clock of expiry times. */
 int64_t mc_now(void);
+/* Moves that clock forward (memcached-debug's debugtime, for tests). */
+void mc_clock_advance(int64_t seconds);
 
 #endif /* MC_STORE_H */

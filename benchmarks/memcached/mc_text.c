@@ -4,6 +4,8 @@
  * Replies and error strings are memcached 1.6's (docs/memcached.md lists the
  * commands and what differs).
  */
+#include "mc_text.h"
+#include "mc_auth.h"
 #include "mc_conn.h"
 #include "mc_stats.h"
 #include "mc_store.h"
@@ -19,10 +21,7 @@
 #define LINE_MAX_RETRIEVAL (1 << 20) /* get/gets/gat/gats with many keys */
 #define REALTIME_MAXDELTA (60 * 60 * 24 * 30)
 
-typedef struct token {
-  char *s;
-  size_t n;
-} token;
+typedef mc_token token;
 
 static const char bad_format[] = "CLIENT_ERROR bad command line format\r\n";
 
@@ -80,12 +79,24 @@ int64_t mc_expiry(int64_t exptime) {
 /* ---- Commands --------------------------------------------------------------
  */
 
+int mc_tok_is(const mc_token *t, const char *name) {
+  size_t n = strlen(name);
+  return t->n == n && memcmp(t->s, name, n) == 0;
+}
+
+static int is(const token *t, const char *name) { return mc_tok_is(t, name); }
+
+int mc_tok_u64(const mc_token *t, uint64_t *out) { return parse_u64(t, out); }
+
 static int is_noreply(const token *t) {
   return t->n == 7 && memcmp(t->s, "noreply", 7) == 0;
 }
 
-static void reply(mc_conn *c, int noreply, const char *s) {
-  if (!noreply)
+/* A reply of a command that takes noreply: memcached silences every reply
+ * of such a command once its last token is "noreply", errors included (a
+ * pipelining client counts on it). */
+static void say(mc_conn *c, const char *s) {
+  if (!c->noreply)
     mc_out_str(c, s);
 }
 
@@ -115,8 +126,11 @@ static void cmd_retrieve(mc_conn *c, token *tok, int ntok, int with_cas,
     exptime = mc_expiry(exptime);
     first = 2;
   }
+  size_t out_before = c->out.len;
   for (int i = first; i < ntok; i++) {
     if (!key_ok(&tok[i])) {
+      /* memcached drops the values already found: the error alone */
+      c->out.len = out_before;
       mc_out_str(c, bad_format);
       return;
     }
@@ -128,6 +142,7 @@ static void cmd_retrieve(mc_conn *c, token *tok, int ntok, int with_cas,
     if (touch)
       MC_COUNT(cmd_touch, 1);
     MC_COUNT(cmd_get, 1);
+    mc_prefix_record(tok[i].s, tok[i].n, MC_PREFIX_GET, r == MC_OK);
     if (r == MC_OK) {
       MC_COUNT(get_hits, 1);
       if (touch)
@@ -135,6 +150,10 @@ static void cmd_retrieve(mc_conn *c, token *tok, int ntok, int with_cas,
       emit_value(c, &tok[i], flags, n, with_cas, cas);
     } else {
       MC_COUNT(get_misses, 1);
+      if (flags == MC_MISS_EXPIRED)
+        MC_COUNT(get_expired, 1);
+      else if (flags == MC_MISS_FLUSHED)
+        MC_COUNT(get_flushed, 1);
       if (touch)
         MC_COUNT(touch_misses, 1);
     }
@@ -147,17 +166,15 @@ static void cmd_retrieve(mc_conn *c, token *tok, int ntok, int with_cas,
  * bytes the value needs after the line (BYTES + 2), or -1 when the line
  * itself was rejected (no value is read: memcached then parses the value
  * as a command). */
-static int64_t parse_update(mc_conn *c, token *tok, int ntok, int is_cas,
-                            uint32_t *flags, int64_t *exptime, uint64_t *cas_in,
-                            int *noreply) {
+static int64_t parse_update(mc_conn *c, token *tok, int is_cas, uint32_t *flags,
+                            int64_t *exptime, uint64_t *cas_in) {
   int64_t vlen;
-  *noreply = ntok == (is_cas ? 7 : 6) && is_noreply(&tok[ntok - 1]);
   if (!key_ok(&tok[1]) || !parse_u32(&tok[2], flags) ||
       !parse_i64(&tok[3], INT32_MIN, INT32_MAX, exptime) ||
       !parse_i64(&tok[4], INT32_MIN, INT32_MAX, &vlen) ||
       (is_cas && !parse_u64(&tok[5], cas_in)) || vlen < 0 ||
       vlen > INT_MAX - 2) {
-    mc_out_str(c, bad_format);
+    say(c, bad_format);
     return -1;
   }
   *exptime = mc_expiry(*exptime);
@@ -166,7 +183,7 @@ static int64_t parse_update(mc_conn *c, token *tok, int ntok, int is_cas,
 
 static void finish_update(mc_conn *c, mc_store_op op, const token *key,
                           uint32_t flags, int64_t exptime, uint64_t cas_in,
-                          int noreply, const char *data, size_t n) {
+                          const char *data, size_t n) {
   uint64_t cas_out;
   MC_COUNT(cmd_set, 1);
   mc_result r =
@@ -175,24 +192,26 @@ static void finish_update(mc_conn *c, mc_store_op op, const token *key,
   case MC_OK:
     if (op == MC_CAS)
       MC_COUNT(cas_hits, 1);
-    reply(c, noreply, "STORED\r\n");
+    say(c, "STORED\r\n");
     break;
   case MC_NOT_STORED:
-    reply(c, noreply, "NOT_STORED\r\n");
+    say(c, "NOT_STORED\r\n");
     break;
   case MC_EXISTS:
     MC_COUNT(cas_badval, 1);
-    reply(c, noreply, "EXISTS\r\n");
+    say(c, "EXISTS\r\n");
     break;
   case MC_NOT_FOUND:
     MC_COUNT(cas_misses, 1);
-    reply(c, noreply, "NOT_FOUND\r\n");
+    say(c, "NOT_FOUND\r\n");
     break;
   case MC_TOO_LARGE:
-    mc_out_str(c, "SERVER_ERROR object too large for cache\r\n");
+    MC_COUNT(store_too_large, 1);
+    say(c, "SERVER_ERROR object too large for cache\r\n");
     break;
   default:
-    mc_out_str(c, "SERVER_ERROR out of memory storing object\r\n");
+    MC_COUNT(store_no_memory, 1);
+    say(c, "SERVER_ERROR out of memory storing object\r\n");
     /* memcached: a failed set does not leave the old value in place */
     if (op == MC_SET)
       mc_delete(key->s, key->n);
@@ -200,15 +219,14 @@ static void finish_update(mc_conn *c, mc_store_op op, const token *key,
   }
 }
 
-static void cmd_arith(mc_conn *c, token *tok, int ntok, int incr) {
-  int noreply = ntok == 4 && is_noreply(&tok[3]);
+static void cmd_arith(mc_conn *c, token *tok, int incr) {
   uint64_t delta, value;
   if (!key_ok(&tok[1])) {
-    mc_out_str(c, bad_format);
+    say(c, bad_format);
     return;
   }
   if (!parse_u64(&tok[2], &delta)) {
-    mc_out_str(c, "CLIENT_ERROR invalid numeric delta argument\r\n");
+    say(c, "CLIENT_ERROR invalid numeric delta argument\r\n");
     return;
   }
   mc_result r =
@@ -218,82 +236,105 @@ static void cmd_arith(mc_conn *c, token *tok, int ntok, int incr) {
       MC_COUNT(incr_hits, 1);
     else
       MC_COUNT(decr_hits, 1);
-    if (!noreply)
+    if (!c->noreply)
       mc_outf(c, "%" PRIu64 "\r\n", value);
   } else if (r == MC_NOT_FOUND) {
     if (incr)
       MC_COUNT(incr_misses, 1);
     else
       MC_COUNT(decr_misses, 1);
-    reply(c, noreply, "NOT_FOUND\r\n");
+    say(c, "NOT_FOUND\r\n");
   } else if (r == MC_NON_NUMERIC) {
-    mc_out_str(c, "CLIENT_ERROR cannot increment or decrement non-numeric "
-                  "value\r\n");
+    say(c, "CLIENT_ERROR cannot increment or decrement non-numeric value\r\n");
   } else {
-    mc_out_str(c, "SERVER_ERROR out of memory\r\n");
+    say(c, "SERVER_ERROR out of memory\r\n");
   }
 }
 
 static void cmd_delete(mc_conn *c, token *tok, int ntok) {
-  int noreply = is_noreply(&tok[ntok - 1]);
+  int noreply = c->noreply;
   if (ntok > 2) {
     int hold_is_zero = tok[2].n == 1 && tok[2].s[0] == '0';
     int valid = (ntok == 3 && (hold_is_zero || noreply)) ||
                 (ntok == 4 && hold_is_zero && noreply);
     if (!valid) {
-      mc_out_str(c, "CLIENT_ERROR bad command line format.  Usage: delete "
-                    "<key> [noreply]\r\n");
+      say(c, "CLIENT_ERROR bad command line format.  Usage: delete "
+             "<key> [noreply]\r\n");
       return;
     }
   }
   if (!key_ok(&tok[1])) {
-    mc_out_str(c, bad_format);
+    say(c, bad_format);
     return;
   }
+  mc_prefix_record(tok[1].s, tok[1].n, MC_PREFIX_DELETE, 0);
   if (mc_delete(tok[1].s, tok[1].n) == MC_OK) {
     MC_COUNT(delete_hits, 1);
-    reply(c, noreply, "DELETED\r\n");
+    say(c, "DELETED\r\n");
   } else {
     MC_COUNT(delete_misses, 1);
-    reply(c, noreply, "NOT_FOUND\r\n");
+    say(c, "NOT_FOUND\r\n");
   }
 }
 
-static void cmd_touch(mc_conn *c, token *tok, int ntok) {
-  int noreply = ntok == 4 && is_noreply(&tok[3]);
+static void cmd_touch(mc_conn *c, token *tok) {
   int64_t exptime;
   if (!key_ok(&tok[1])) {
-    mc_out_str(c, bad_format);
+    say(c, bad_format);
     return;
   }
   if (!parse_i64(&tok[2], INT32_MIN, INT32_MAX, &exptime)) {
-    mc_out_str(c, "CLIENT_ERROR invalid exptime argument\r\n");
+    say(c, "CLIENT_ERROR invalid exptime argument\r\n");
     return;
   }
   MC_COUNT(cmd_touch, 1);
   if (mc_touch(tok[1].s, tok[1].n, mc_expiry(exptime)) == MC_OK) {
     MC_COUNT(touch_hits, 1);
-    reply(c, noreply, "TOUCHED\r\n");
+    say(c, "TOUCHED\r\n");
   } else {
     MC_COUNT(touch_misses, 1);
-    reply(c, noreply, "NOT_FOUND\r\n");
+    say(c, "NOT_FOUND\r\n");
   }
 }
 
+/* flush_all [DELAY] [noreply]: as memcached, a DELAY that is not a number is
+ * an invalid exptime and a negative one means now. */
 static void cmd_flush(mc_conn *c, token *tok, int ntok) {
-  int noreply = is_noreply(&tok[ntok - 1]);
-  int nargs = ntok - 1 - noreply;
   int64_t delay = 0;
-  if (nargs > 1 || (nargs == 1 && !parse_i64(&tok[1], 0, INT32_MAX, &delay))) {
-    mc_out_str(c, bad_format);
+  MC_COUNT(cmd_flush, 1);
+  if (!mc_config.flush_enabled) {
+    say(c, "CLIENT_ERROR flush_all not allowed\r\n");
     return;
   }
-  MC_COUNT(cmd_flush, 1);
+  if (ntok != (c->noreply ? 2 : 1) &&
+      !parse_i64(&tok[1], INT32_MIN, INT32_MAX, &delay)) {
+    say(c, "CLIENT_ERROR invalid exptime argument\r\n");
+    return;
+  }
+  if (delay < 0)
+    delay = 0;
   /* an absolute time is turned into a delay, as memcached does */
   if (delay > REALTIME_MAXDELTA)
     delay = delay > mc_now() ? delay - mc_now() : 0;
-  mc_flush_all(delay);
-  reply(c, noreply, "OK\r\n");
+  /* without cas (-C) the cliff is a second, as memcached's: items stored
+   * in the flush's second are flushed too */
+  mc_flush_all(delay == 0 && !mc_config.cas_enabled ? 1 : delay);
+  say(c, "OK\r\n");
+}
+
+/* shutdown [graceful]: with -A, stops the server (a clean stop: the pool
+ * holds every acknowledged store either way). */
+static void cmd_shutdown(mc_conn *c, token *tok, int ntok) {
+  if (!mc_config.shutdown_enabled) {
+    mc_out_str(c, "ERROR: shutdown not enabled\r\n");
+    return;
+  }
+  if (ntok > 2 || (ntok == 2 && !is(&tok[1], "graceful"))) {
+    mc_out_str(c, "CLIENT_ERROR invalid shutdown mode\r\n");
+    return;
+  }
+  c->closing = 1;
+  mc_server_shutdown(ntok == 2);
 }
 
 static void cmd_stats(mc_conn *c, token *tok, int ntok) {
@@ -301,6 +342,8 @@ static void cmd_stats(mc_conn *c, token *tok, int ntok) {
     mc_stats_text(c, "");
     return;
   }
+  if (mc_admin_stats(c, tok, ntok))
+    return;
   char group[32];
   if (ntok > 2 || tok[1].n >= sizeof group) {
     mc_out_str(c, "ERROR\r\n");
@@ -310,15 +353,22 @@ static void cmd_stats(mc_conn *c, token *tok, int ntok) {
   group[tok[1].n] = 0;
   if (strcmp(group, "reset") == 0) {
     mc_stats_reset();
+    mc_prefix_clear();
     mc_out_str(c, "RESET\r\n");
   } else if (mc_stats_text(c, group) != 0) {
     mc_out_str(c, "ERROR\r\n");
   }
 }
 
-static int is(const token *t, const char *name) {
-  size_t n = strlen(name);
-  return t->n == n && memcmp(t->s, name, n) == 0;
+/* verbosity LEVEL [noreply] */
+static void cmd_verbosity(mc_conn *c, token *tok) {
+  uint32_t level;
+  if (!parse_u32(&tok[1], &level)) {
+    say(c, bad_format);
+    return;
+  }
+  mc_config.verbose = level > 2 ? 2 : (int)level;
+  say(c, "OK\r\n");
 }
 
 static int tokenize(char *line, size_t n, token *tok, int max) {
@@ -387,6 +437,8 @@ static int64_t dispatch(mc_conn *c, char *line, size_t n, const char *value,
     mc_out_str(c, "ERROR\r\n");
     return 0;
   }
+  if (tok[0].n == 2 && tok[0].s[0] == 'm' && strchr("gsdane", tok[0].s[1]))
+    return mc_meta_command(c, tok, ntok, value, avail);
   mc_store_op op = update_op(&tok[0]);
   if ((int)op >= 0) {
     int is_cas = op == MC_CAS;
@@ -397,13 +449,14 @@ static int64_t dispatch(mc_conn *c, char *line, size_t n, const char *value,
     uint32_t flags;
     int64_t exptime;
     uint64_t cas_in = 0;
-    int noreply;
-    int64_t need =
-        parse_update(c, tok, ntok, is_cas, &flags, &exptime, &cas_in, &noreply);
+    c->noreply = is_noreply(&tok[ntok - 1]);
+    int64_t need = parse_update(c, tok, is_cas, &flags, &exptime, &cas_in);
     if (need < 0)
       return 0;
+    mc_prefix_record(tok[1].s, tok[1].n, MC_PREFIX_SET, 0);
     if (mc_item_size_ok(tok[1].n, (uint64_t)need - 2) == 0) {
-      mc_out_str(c, "SERVER_ERROR object too large for cache\r\n");
+      MC_COUNT(store_too_large, 1);
+      say(c, "SERVER_ERROR object too large for cache\r\n");
       if (op == MC_SET)
         mc_delete(tok[1].s, tok[1].n);
       c->swallow = (uint64_t)need;
@@ -412,19 +465,22 @@ static int64_t dispatch(mc_conn *c, char *line, size_t n, const char *value,
     if (avail < (uint64_t)need)
       return -1;
     if (value[need - 2] != '\r' || value[need - 1] != '\n') {
-      mc_out_str(c, "CLIENT_ERROR bad data chunk\r\n");
+      say(c, "CLIENT_ERROR bad data chunk\r\n");
       return need;
     }
-    finish_update(c, op, &tok[1], flags, exptime, cas_in, noreply, value,
+    finish_update(c, op, &tok[1], flags, exptime, cas_in, value,
                   (size_t)need - 2);
     return need;
   }
+  /* the commands that take noreply (delete only with more than a key) */
+  c->noreply = (ntok > 2 || !is(&tok[0], "delete")) && ntok > 1 &&
+               is_noreply(&tok[ntok - 1]);
   if ((ntok == 3 || ntok == 4) && (is(&tok[0], "incr") || is(&tok[0], "decr")))
-    cmd_arith(c, tok, ntok, is(&tok[0], "incr"));
+    cmd_arith(c, tok, is(&tok[0], "incr"));
   else if (ntok >= 2 && ntok <= 4 && is(&tok[0], "delete"))
     cmd_delete(c, tok, ntok);
   else if ((ntok == 3 || ntok == 4) && is(&tok[0], "touch"))
-    cmd_touch(c, tok, ntok);
+    cmd_touch(c, tok);
   else if (ntok <= 3 && is(&tok[0], "flush_all"))
     cmd_flush(c, tok, ntok);
   else if (is(&tok[0], "stats"))
@@ -434,12 +490,57 @@ static int64_t dispatch(mc_conn *c, char *line, size_t n, const char *value,
   else if (is(&tok[0], "quit"))
     c->closing = 1;
   else if ((ntok == 2 || ntok == 3) && is(&tok[0], "verbosity"))
-    reply(c, is_noreply(&tok[ntok - 1]), "OK\r\n");
+    cmd_verbosity(c, tok);
   else if (is(&tok[0], "shutdown"))
-    mc_out_str(c, "ERROR: shutdown not enabled\r\n");
+    cmd_shutdown(c, tok, ntok);
+  else if (mc_admin_command(c, tok, ntok))
+    ;
+  else if (tok[ntok - 1].n >= 5 && memcmp(tok[ntok - 1].s, "HTTP/", 5) == 0)
+    c->closing = 1; /* an HTTP request: hang up, as memcached does */
   else
     mc_out_str(c, "ERROR\r\n");
   return 0;
+}
+
+/* -Y: the first request of a connection must be a set whose value is
+ * "user password" (memcached's ASCII authentication). Returns the input
+ * used after the line, or -1 when the value is not all there yet. */
+static int64_t authenticate(mc_conn *c, char *line, size_t n, const char *value,
+                            size_t avail) {
+  token tok[MAX_TOKENS + 1];
+  int ntok = tokenize(line, n, tok, MAX_TOKENS);
+  uint32_t size;
+  if (ntok < 5 || ntok > MAX_TOKENS || !is(&tok[0], "set") ||
+      !parse_u32(&tok[4], &size) || size > 1024) {
+    mc_out_str(c, "CLIENT_ERROR unauthenticated\r\n");
+    return 0;
+  }
+  if (avail < (size_t)size + 2)
+    return -1;
+  if (value[size] != '\r' || value[size + 1] != '\n') {
+    mc_out_str(c, "CLIENT_ERROR bad command line termination\r\n");
+    return (int64_t)size + 2;
+  }
+  char cred[1025];
+  memcpy(cred, value, size);
+  cred[size] = '\0';
+  token ct[3];
+  int nct = tokenize(cred, size, ct, 2);
+  if (nct != 2) {
+    mc_out_str(c, "CLIENT_ERROR bad authentication token format\r\n");
+    return (int64_t)size + 2;
+  }
+  ct[0].s[ct[0].n] = '\0';
+  ct[1].s[ct[1].n] = '\0';
+  MC_COUNT(auth_cmds, 1);
+  if (mc_auth_check(ct[0].s, ct[1].s)) {
+    c->authenticated = 1;
+    mc_out_str(c, "STORED\r\n");
+  } else {
+    MC_COUNT(auth_errors, 1);
+    mc_out_str(c, "CLIENT_ERROR authentication failure\r\n");
+  }
+  return (int64_t)size + 2;
 }
 
 void mc_text_process(mc_conn *c) {
@@ -467,7 +568,10 @@ void mc_text_process(mc_conn *c) {
     size_t n = linelen;
     if (n > 0 && p[n - 1] == '\r')
       n--;
-    int64_t used = dispatch(c, p, n, nl + 1, avail - linelen - 1);
+    int64_t used = mc_config.auth_file && !c->authenticated
+                       ? authenticate(c, p, n, nl + 1, avail - linelen - 1)
+                       : dispatch(c, p, n, nl + 1, avail - linelen - 1);
+    c->noreply = 0;
     if (used < 0)
       return; /* the value is not all there yet */
     c->in.start += linelen + 1 + (size_t)used;

@@ -32,7 +32,7 @@ class Server:
     """ptm-memcached (or memcached) as a child process on a free port."""
 
     def __init__(self, exe, *args, pool=None, env=None):
-        cmd = [exe, "-p", "0", "-U", "0", "-l", "127.0.0.1", *args]
+        cmd = [exe, "-p", "-1", "-U", "0", "-l", "127.0.0.1", *args]
         if pool:
             cmd += ["--pool", pool]
         self.cmd = cmd
@@ -170,6 +170,13 @@ class Client:
         return self.get_multi([key], "gets").get(key)
 
     def stats(self, group=""):
+        """A stats group; the general one with the `stats ptm` fields (the
+        pool and the transactions) added."""
+        if group == "":
+            return {**self._stats(""), **self._stats("ptm")}
+        return self._stats(group)
+
+    def _stats(self, group):
         self.send(f"stats {group}".strip().encode() + b"\r\n")
         out = {}
         while True:

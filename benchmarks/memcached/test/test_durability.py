@@ -64,13 +64,13 @@ def length_of(i):
 def test_malformed(exe, d):
     pool = os.path.join(d, "never.pool")
     for value in MALFORMED:
-        p = run(exe, "-p", "0", "--pool", pool, "--durability", value)
+        p = run(exe, "-p", "-1", "--pool", pool, "--durability", value)
         eq(p.returncode, 64, f"--durability {value!r}: exit status")
         check(p.stderr.startswith(f"ptm-memcached: --durability: "
                                   f"'{value}' is not") and
               "buffered:MS" in p.stderr,
               f"--durability {value!r}: message {p.stderr!r}")
-    p = run(exe, "-p", "0", "--pool", pool, "--durability")
+    p = run(exe, "-p", "-1", "--pool", pool, "--durability")
     check(p.returncode == 64 and "needs an argument" in p.stderr,
           f"--durability without a value: {p.returncode} {p.stderr!r}")
     check(not os.path.exists(pool), "a refused value creates no pool")
@@ -81,7 +81,7 @@ def test_malformed(exe, d):
 
 def test_refused(exe, d):
     pool = os.path.join(d, "refused.pool")
-    p = run(exe, "-p", "0", "--pool", pool, "--durability", "buffered")
+    p = run(exe, "-p", "-1", "--pool", pool, "--durability", "buffered")
     check(p.returncode == 1 and "cannot defer durability" in p.stderr,
           f"buffered refused: {p.returncode} {p.stderr!r}")
     check(not os.path.exists(pool), "a refused mode creates no pool")

@@ -234,7 +234,7 @@ def test_expiry(c):
     eq(c.get("after"), None, "flush_all invalidates")
     eq(c.set("after", "z"), b"STORED", "set after flush_all")
     eq(c.get("after"), (0, b"z"), "item stored right after flush_all lives")
-    eq(c.cmd("flush_all abc\r\n"), b"CLIENT_ERROR bad command line format",
+    eq(c.cmd("flush_all abc\r\n"), b"CLIENT_ERROR invalid exptime argument",
        "flush_all with a bad delay")
 
 
@@ -427,6 +427,194 @@ def test_binary(server, item_max):
     check(c.closed(), "binary quitq closes")
 
 
+# ---- replies memcached gives and ptm-memcached once did not (issue 19);
+# each on its own connection, so that one failing leaves the others' replies
+# in step
+
+def test_noreply_errors(c):
+    """noreply silences error replies too: a pipelining client stays in
+    step."""
+    c.set("nn", "abc")
+    c.send(b"incr nn 1 noreply\r\n"        # non-numeric value
+           b"decr nn x noreply\r\n"        # bad delta
+           b"delete nn 10 noreply\r\n"     # a hold time
+           b"touch nn abc noreply\r\n"     # bad exptime
+           b"set nn x 0 1 noreply\r\n"     # bad flags (no value follows)
+           b"verbosity x noreply\r\n"
+           b"flush_all x noreply\r\n")
+    eq(c.cmd("version\r\n")[:8], b"VERSION ",
+       "no error reply to a noreply command")
+
+
+def test_multiget_long_key(c):
+    """A multi-get with one key over 250 bytes: the error alone."""
+    c.set("mg1", "one")
+    c.set("mg2", "two")
+    eq(c.cmd(f"get mg1 mg2 {'k' * 251}\r\n"),
+       b"CLIENT_ERROR bad command line format", "multi-get with a long key")
+    eq(c.cmd("version\r\n")[:8], b"VERSION ", "nothing after the error")
+
+
+def test_flush_all_args(c):
+    """flush_all's argument is an exptime; a negative one means now."""
+    c.set("fa", "one")
+    eq(c.cmd("flush_all invalid\r\n"),
+       b"CLIENT_ERROR invalid exptime argument", "flush_all invalid")
+    eq(c.get("fa"), (0, b"one"), "a refused flush_all flushes nothing")
+    eq(c.cmd("flush_all -1\r\n"), b"OK", "flush_all -1")
+    eq(c.get("fa"), None, "flush_all -1 flushes now")
+
+
+def test_verbosity_arg(c):
+    eq(c.cmd("verbosity invalid\r\n"),
+       b"CLIENT_ERROR bad command line format", "verbosity invalid")
+    eq(c.cmd("verbosity 0\r\n"), b"OK", "verbosity 0")
+
+
+def test_binary_set_too_large(b, item_max):
+    """A binary SET refused as too large removes the old value (as the text
+    protocol and memcached do); other stores keep it."""
+    ext = struct.pack(">II", 0, 0)
+    for opcode, name in ((0x01, "set"), (0x11, "setq")):
+        b.bin_request(0x01, b"big", b"old", ext)
+        eq(b.bin_response()["status"], 0, "binary set of the old value")
+        b.bin_request(opcode, b"big", b"x" * (item_max + 1), ext, opaque=9)
+        r = b.bin_response()
+        eq((r["status"], r["opaque"]), (0x03, 9), f"binary {name} too large")
+        b.bin_request(0x00, b"big")
+        eq(b.bin_response()["status"], 1,
+           f"binary {name} too large removed the old value")
+    b.bin_request(0x02, b"big", b"old", ext)
+    eq(b.bin_response()["status"], 0, "binary add")
+    b.bin_request(0x03, b"big", b"x" * (item_max + 1), ext)
+    eq(b.bin_response()["status"], 0x03, "binary replace too large")
+    b.bin_request(0x00, b"big")
+    eq(b.bin_response()["value"], b"old", "a refused replace keeps the value")
+
+
+def test_memcached_replies(server, item_max):
+    for t in (test_noreply_errors, test_multiget_long_key,
+              test_flush_all_args, test_verbosity_arg):
+        c = server.connect()
+        t(c)
+        c.close()
+    test_binary_set_too_large(server.connect(), item_max)
+
+# ---- the meta protocol, memcached's sockets and authentication ------------
+
+def test_meta(c):
+    """mg/ms/md/ma/mn/me with their main flags, and the recache pattern."""
+    eq(c.cmd("ms mk 3 T0 F7\r\nabc\r\n"), b"HD", "ms")
+    eq(c.cmd("mg mk s f v t\r\n"), b"VA 3 s3 f7 t-1", "mg flags")
+    eq(c.line(), b"abc", "mg value")
+    eq(c.cmd("mg mk k Oxy h\r\n"), b"HD kmk Oxy h1", "mg k O h (fetched)")
+    eq(c.cmd("mg nosuch v\r\n"), b"EN", "mg miss")
+    c.send(b"mg nosuch v q\r\nmn\r\n")
+    eq(c.line(), b"MN", "mg q: the miss is silent, mn answers")
+    cas = int(c.cmd("mg mk c\r\n").split()[1][1:])
+    eq(c.cmd(f"ms mk 1 C{cas + 1}\r\nx\r\n"), b"EX", "ms with a stale cas")
+    eq(c.cmd(f"ms mk 1 C{cas} c\r\ny\r\n")[:4], b"HD c", "ms with the cas")
+    eq(c.cmd("ms mk 1 ME\r\nz\r\n"), b"NS", "ms mode E (add) of a present key")
+    eq(c.cmd("ms mk 2 MA\r\n++\r\n"), b"HD", "ms mode A (append)")
+    eq(c.get("mk"), (0, b"y++"), "ms C (no F: flags 0), then append")
+    eq(c.cmd("ms mk 1 MX\r\nz\r\n"), b"CLIENT_ERROR invalid mode for ms STORE",
+       "ms with a bad mode")
+    eq(c.cmd("version\r\n")[:8], b"VERSION ", "its data was swallowed")
+    # base64 keys: "bWs=" is "mk"
+    eq(c.cmd("mg bWs= b v k\r\n"), b"VA 3 kbWs= b", "base64 key")
+    c.line()
+    eq(c.cmd("md mk q\r\nmn\r\n"), b"MN", "md q")
+    eq(c.get("mk"), None, "md deleted")
+    eq(c.cmd("md mk\r\n"), b"NF", "md miss")
+    # ma: seed, increment, decrement, cas
+    eq(c.cmd("ma cnt\r\n"), b"NF", "ma miss")
+    eq(c.cmd("ma cnt N0 J10 v\r\n"), b"VA 2", "ma seeds")
+    eq(c.line(), b"10", "seed value")
+    eq(c.cmd("ma cnt D5 v\r\n"), b"VA 2", "ma increments")
+    eq(c.line(), b"15", "incremented")
+    eq(c.cmd("ma cnt MD D100 v\r\n"), b"VA 1", "ma decrements")
+    eq(c.line(), b"0", "floors at 0")
+    eq(c.cmd("ma cnt C1 v\r\n"), b"EX", "ma with a stale cas")
+    # the recache pattern: N wins once, then Z; md I makes it stale (X, W)
+    eq(c.cmd("mg rc s N30 v\r\n"), b"VA 0 s0 W", "N: the first client wins")
+    c.line()
+    eq(c.cmd("mg rc s v\r\n"), b"VA 0 s0 Z", "the others see Z")
+    c.line()
+    eq(c.cmd("ms rc 3 T60\r\nnew\r\n"), b"HD", "the winner stores")
+    eq(c.cmd("mg rc v\r\n"), b"VA 3", "a fresh item: no W/X/Z")
+    c.line()
+    eq(c.cmd("md rc I T30\r\n"), b"HD", "md I: invalidate")
+    eq(c.cmd("mg rc v c\r\n").split()[3:], [b"X", b"W"], "stale: X and W")
+    c.line()
+    eq(c.cmd("mg rc v\r\n"), b"VA 3 Z X", "stale, token already sent")
+    c.line()
+    eq(c.cmd("me rc\r\n")[:6], b"ME rc ", "me")
+    eq(c.cmd("mg " + "k" * 251 + " v\r\n"),
+       b"CLIENT_ERROR bad command line format", "mg with a long key")
+
+
+def test_unix_socket_udp_auth(exe, d):
+    """-s (UNIX socket, -a mask), -U (UDP) and -Y (ASCII authentication)."""
+    path = os.path.join(d, "mc.sock")
+    p = subprocess.Popen([exe, "-s", path, "-a", "600"],
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not os.path.exists(path) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        eq(oct(os.stat(path).st_mode & 0o777), "0o600", "-a 600: mode")
+        u = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        u.settimeout(60)
+        u.connect(path)
+        u.sendall(b"set us 0 0 2\r\nok\r\nget us\r\n")
+        got = b""
+        while not got.endswith(b"END\r\n"):
+            got += u.recv(4096)
+        eq(got, b"STORED\r\nVALUE us 0 2\r\nok\r\nEND\r\n",
+           "set and get over the UNIX socket")
+        u.close()
+    finally:
+        p.terminate()
+        p.wait(timeout=30)
+    check(not os.path.exists(path), "the socket is removed at exit")
+
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    probe.bind(("127.0.0.1", 0))
+    udp_port = probe.getsockname()[1]
+    probe.close()
+    s = Server(exe, "-U", str(udp_port))
+    try:
+        c = s.connect()
+        c.set("uk", "udpvalue")
+        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        u.settimeout(60)
+        u.sendto(struct.pack(">HHHH", 4242, 0, 1, 0) + b"get uk\r\n",
+                 ("127.0.0.1", udp_port))
+        data = u.recv(2048)
+        eq(struct.unpack(">HHHH", data[:8]), (4242, 0, 1, 0), "UDP frame")
+        eq(data[8:], b"VALUE uk 0 8\r\nudpvalue\r\nEND\r\n", "UDP get")
+        u.close()
+    finally:
+        s.stop()
+
+    auth = os.path.join(d, "auth")
+    with open(auth, "w") as f:
+        f.write("alice:secret\n")
+    s = Server(exe, "-Y", auth)
+    try:
+        c = s.connect()
+        eq(c.cmd("get x\r\n"), b"CLIENT_ERROR unauthenticated",
+           "-Y: a command before authenticating")
+        eq(c.set("x", "alice wrong"), b"CLIENT_ERROR authentication failure",
+           "-Y: a wrong password")
+        eq(c.set("x", "alice secret"), b"STORED", "-Y: authenticated")
+        eq(c.set("k", "v"), b"STORED", "-Y: then an ordinary set")
+        eq(c.get("k"), (0, b"v"), "-Y: and get")
+        eq(c.stats()["auth_errors"], "1", "-Y: auth_errors counted")
+    finally:
+        s.stop()
+
+
 def test_quit(server):
     c = server.connect()
     c.send(b"quit\r\n")
@@ -528,7 +716,12 @@ def test_pool_mode(exe, pool_dir, persistent):
 def test_bad_arguments(exe, persistent):
     for args, what in ((["-p", "abc"], "non-numeric port"),
                        (["-p", "70000"], "port out of range"),
-                       (["-U", "11211"], "UDP"),
+                       (["-U", "70000"], "UDP port out of range"),
+                       (["-B", "http"], "unknown protocol"),
+                       (["-o", "nosuch"], "unknown -o setting"),
+                       (["-o", "ext_path=/tmp/x:64m"], "extstore"),
+                       (["-o", "idle_timeout"], "-o setting without value"),
+                       (["-c", "0"], "no connections"),
                        (["-t", "0"], "zero threads"),
                        (["-t", "64"], "more workers than pool slots"),
                        (["-m", "-5"], "negative memory"),
@@ -552,7 +745,7 @@ def test_bad_arguments(exe, persistent):
     with tempfile.NamedTemporaryFile() as f:
         f.write(b"not a pool" * 1000)
         f.flush()
-        p = subprocess.run([exe, "-p", "0", "--pool", f.name],
+        p = subprocess.run([exe, "-p", "-1", "--pool", f.name],
                            capture_output=True, text=True, timeout=30)
         check(p.returncode != 0 and "not a ptm pool" in p.stderr,
               f"a file that is not a pool is refused: {p.stderr!r}")
@@ -586,6 +779,10 @@ def main():
             test_garbage(s)
             print("test_binary", flush=True)
             test_binary(s, item_max)
+            print("test_memcached_replies", flush=True)
+            test_memcached_replies(s, item_max)
+            print("test_meta", flush=True)
+            test_meta(s.connect())
             test_quit(s)
             eq(s.proc.poll(), None, "server alive after every test")
         finally:
@@ -601,6 +798,8 @@ def main():
         test_pool_mode(exe, d, persistent)
         print("test_bad_arguments", flush=True)
         test_bad_arguments(exe, persistent)
+        print("test_unix_socket_udp_auth", flush=True)
+        test_unix_socket_udp_auth(exe, d)
     return verdict("all protocol checks passed")
 
 
