@@ -76,7 +76,7 @@ void mc_prefix_clear(void) {
   pthread_mutex_unlock(&prefix_lock);
 }
 
-static void prefix_dump(mc_conn *c) {
+void mc_prefix_dump(mc_conn *c) {
   pthread_mutex_lock(&prefix_lock);
   for (int b = 0; b < PREFIX_BUCKETS; b++)
     for (prefix *p = prefixes[b]; p; p = p->next)
@@ -156,7 +156,7 @@ int mc_admin_stats(mc_conn *c, mc_token *tok, int ntok) {
       __atomic_store_n(&mc_config.detail_enabled, 0, __ATOMIC_RELAXED);
       mc_out_str(c, "OK\r\n");
     } else if (ntok == 3 && mc_tok_is(&tok[2], "dump")) {
-      prefix_dump(c);
+      mc_prefix_dump(c);
     } else {
       mc_out_str(c, "CLIENT_ERROR usage: stats detail on|off|dump\r\n");
     }

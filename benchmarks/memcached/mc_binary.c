@@ -6,6 +6,7 @@
 #include "mc_conn.h"
 #include "mc_stats.h"
 #include "mc_store.h"
+#include "mc_text.h"
 
 #include <endian.h>
 #include <stdlib.h>
@@ -308,6 +309,15 @@ static void do_stat(mc_conn *c, const request *rq) {
              strcmp(group, "detail off") == 0) {
     __atomic_store_n(&mc_config.detail_enabled, group[8] == 'n',
                      __ATOMIC_RELAXED);
+  } else if (strcmp(group, "detail dump") == 0) {
+    /* memcached: the text dump as the value of one stat, "detailed" */
+    mc_conn dump;
+    memset(&dump, 0, sizeof dump);
+    mc_prefix_dump(&dump);
+    mc_out(&dump, "", 1);
+    if (dump.out.data)
+      emit_binary("detailed", dump.out.data, &ctx);
+    free(dump.out.data);
   } else if (strcmp(group, "") == 0 || strcmp(group, "settings") == 0 ||
              strcmp(group, "items") == 0 || strcmp(group, "slabs") == 0 ||
              strcmp(group, "sizes") == 0 || strcmp(group, "ptm") == 0) {

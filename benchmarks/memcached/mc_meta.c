@@ -86,9 +86,10 @@ typedef struct meta_req {
 
 static const char bad_format[] = "CLIENT_ERROR bad command line format\r\n";
 
-/* Parses TOK[1] (key) and the flags from TOK[FIRST]; an error reply, or
- * NULL. */
-static const char *parse_req(meta_req *m, mc_token *tok, int ntok, int first) {
+/* Parses TOK[1] (key) and the flags from TOK[FIRST], each a letter of
+ * VALID; an error reply, or NULL. */
+static const char *parse_req(meta_req *m, mc_token *tok, int ntok, int first,
+                             const char *valid) {
   memset(m, 0, sizeof *m);
   if (ntok < 2 || tok[1].n == 0)
     return bad_format;
@@ -96,6 +97,8 @@ static const char *parse_req(meta_req *m, mc_token *tok, int ntok, int first) {
   m->nflags = ntok - first;
   for (int i = 0; i < m->nflags; i++) {
     char f = m->flags[i].s[0];
+    if (!strchr(valid, f))
+      return "CLIENT_ERROR invalid flag\r\n";
     if (f == 'b')
       m->binary = 1;
     else if (f == 'q')
@@ -175,7 +178,7 @@ static void out_common(mc_conn *c, const meta_req *m, int with_cas,
 
 static void cmd_mg(mc_conn *c, mc_token *tok, int ntok) {
   meta_req m;
-  const char *err = parse_req(&m, tok, ntok, 2);
+  const char *err = parse_req(&m, tok, ntok, 2, "bcfhklOqstuvTNRE");
   if (err) {
     mc_out_str(c, err);
     return;
@@ -282,7 +285,7 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
     mc_out_str(c, bad_format);
     return 0;
   }
-  const char *err = parse_req(&m, tok, ntok, 3);
+  const char *err = parse_req(&m, tok, ntok, 3, "bcCFIkOqTMSE");
   if (err) {
     mc_out_str(c, err);
     return 0;
@@ -397,7 +400,7 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
   if (r == MC_OK && m.quiet)
     return need;
   mc_out_str(c, code);
-  out_common(c, &m, r == MC_OK, cas_out);
+  out_common(c, &m, 1, cas_out); /* c0 when nothing was stored */
   mc_out_str(c, "\r\n");
   return need;
 }
@@ -407,7 +410,7 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
 
 static void cmd_md(mc_conn *c, mc_token *tok, int ntok) {
   meta_req m;
-  const char *err = parse_req(&m, tok, ntok, 2);
+  const char *err = parse_req(&m, tok, ntok, 2, "bCIkOqTEx");
   if (err) {
     mc_out_str(c, err);
     return;
@@ -447,7 +450,7 @@ static void cmd_md(mc_conn *c, mc_token *tok, int ntok) {
 
 static void cmd_ma(mc_conn *c, mc_token *tok, int ntok) {
   meta_req m;
-  const char *err = parse_req(&m, tok, ntok, 2);
+  const char *err = parse_req(&m, tok, ntok, 2, "bCEJNDTMOqtcvk");
   if (err) {
     mc_out_str(c, err);
     return;
@@ -552,7 +555,7 @@ static void cmd_ma(mc_conn *c, mc_token *tok, int ntok) {
 /* me KEY: memcached's debug line for one item. */
 static void cmd_me(mc_conn *c, mc_token *tok, int ntok) {
   meta_req m;
-  const char *err = parse_req(&m, tok, ntok, 2);
+  const char *err = parse_req(&m, tok, ntok, 2, "b");
   if (err) {
     mc_out_str(c, err);
     return;

@@ -229,8 +229,9 @@ static void items(emit_fn emit, void *ctx) {
   emit_u(emit, ctx, "items:1:expired_unfetched", 0);
   emit_u(emit, ctx, "items:1:evicted_unfetched", 0);
   emit_u(emit, ctx, "items:1:evicted_active", 0);
-  emit_u(emit, ctx, "items:1:crawler_reclaimed", 0);
-  emit_u(emit, ctx, "items:1:crawler_items_checked", 0);
+  emit_u(emit, ctx, "items:1:crawler_reclaimed", LOAD(crawler_reclaimed));
+  emit_u(emit, ctx, "items:1:crawler_items_checked",
+         LOAD(crawler_items_checked));
   emit_u(emit, ctx, "items:1:lrutail_reflocked", 0);
   emit_u(emit, ctx, "items:1:moves_to_cold", 0);
   emit_u(emit, ctx, "items:1:moves_to_warm", 0);
@@ -245,7 +246,9 @@ static void items(emit_fn emit, void *ctx) {
 static void slabs(emit_fn emit, void *ctx) {
   mc_store_stats s;
   mc_store_stats_get(&s);
-  if (s.curr_items > 0) {
+  /* the class exists once something was stored, as memcached's pages */
+  int active = s.total_items > 0;
+  if (active) {
     emit_u(emit, ctx, "1:chunk_size", s.item_max);
     emit_u(emit, ctx, "1:used_chunks", s.curr_items);
     emit_u(emit, ctx, "1:get_hits", LOAD(get_hits));
@@ -257,7 +260,7 @@ static void slabs(emit_fn emit, void *ctx) {
     emit_u(emit, ctx, "1:cas_badval", LOAD(cas_badval));
     emit_u(emit, ctx, "1:touch_hits", LOAD(touch_hits));
   }
-  emit_u(emit, ctx, "active_slabs", s.curr_items > 0);
+  emit_u(emit, ctx, "active_slabs", (uint64_t)active);
   emit_u(emit, ctx, "total_malloced", s.bytes);
 }
 

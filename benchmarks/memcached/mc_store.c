@@ -619,8 +619,9 @@ static void meta_get_tx(const struct op_args *a, const mc_meta_get_opts *o,
     if (state & MC_ITEM_STALE)
       won = 1;
   }
-  uint16_t next =
-      (uint16_t)(state | MC_ITEM_FETCHED | (won ? MC_ITEM_TOKEN_SENT : 0));
+  /* u: neither bumped nor marked fetched (memcached's no-update) */
+  uint16_t next = (uint16_t)(state | (o->no_bump ? 0 : MC_ITEM_FETCHED) |
+                             (won ? MC_ITEM_TOKEN_SENT : 0));
   if (it->state != next)
     it->state = next;
   if (!o->no_bump && a->now - it->last_access >= LRU_BUMP_INTERVAL) {

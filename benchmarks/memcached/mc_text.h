@@ -35,5 +35,7 @@ int64_t mc_meta_command(mc_conn *c, mc_token *tok, int ntok, const char *value,
 void mc_prefix_record(const char *key, size_t nkey, int what, int hit);
 enum { MC_PREFIX_GET, MC_PREFIX_SET, MC_PREFIX_DELETE };
 void mc_prefix_clear(void);
+/* PREFIX lines, then END (stats detail dump). */
+void mc_prefix_dump(mc_conn *c);
 
 #endif /* MC_TEXT_H */
