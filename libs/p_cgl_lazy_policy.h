@@ -36,6 +36,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   static constexpr bool kLastAllocLate = true;
   // Buffered durability (runtime/pool/durability.h) over the log ring.
   static constexpr bool kDefersDurability = Options::kLogRing;
+  static constexpr bool kLogsBlocks = Options::kLogRing;
   // Coarse-grained logging: chunk entries (the lock makes memory stable, so
   // a chunk's first write reads it with a plain copy).
   static constexpr bool kCoarse = Options::kCoarseLog;

@@ -48,6 +48,10 @@ struct PersistentPolicyBase : Base {
   // algorithms, p_ and gp_): ordinary-heap blocks it frees after its commit
   // can go to libc at once (pool/heap_adapter.h). The IP model drops it.
   static constexpr bool kQuiesce = Options::kQuiesce;
+  // The commit logs a small block the attempt allocated in its record
+  // instead of flushing it (the log ring's lazy commit,
+  // PersistentLazyT::log_blocks); the lazy policies say so.
+  static constexpr bool kLogsBlocks = false;
 
   static void begin_irrevocable(TxThread &tx) {
     fatal("%s: library '%s' is persistent and cannot run a transaction "
@@ -85,7 +89,7 @@ struct PersistentPolicyBase : Base {
         size_t n = pool::PoolHeap<Self>::usable_size(p);
         // (the log ring logs a small block at commit instead: its record
         // holds it, PersistentLazyT::log_blocks)
-        if constexpr (DefersDurability<Self>::value)
+        if constexpr (Self::kLogsBlocks)
           if (PersistentRedoLog::logs_block<Options::kCoarseLog>(n))
             continue;
         persist::flush_range(p, n);

@@ -53,6 +53,7 @@ struct RedoCore : Logging<Self> {
   // Buffered durability (runtime/pool/durability.h): a redo-only algorithm
   // over the log ring can leave durability to the persister.
   static constexpr bool kDefersDurability = Log::kLogRing;
+  static constexpr bool kLogsBlocks = Log::kLogRing;
   using Log::serial;
   using Log::serial_read;
   static inline thread_local typename Log::Redo redo;

@@ -26,43 +26,71 @@ void put_item(GrowBuffer<uint64_t> &q, uint64_t addr, uint64_t len,
   memcpy(&q[at + 2], bytes, len);
 }
 
-} // namespace
-
-void commit_buffered(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
-                     uintptr_t skip_hi) {
-  if (!PersistentRedoLog::write_back_only(s, skip_lo, skip_hi))
-    return;
-  uint64_t seq = commit_seq.fetch_add(1, std::memory_order_acq_rel) + 1;
-  CommitQueue &cq = commit_queues[s.index];
-  GrowBuffer<uint64_t> &q = cq.words;
-  cq.lock();
-  size_t head = q.extend(2);
-  for (uint64_t i = 0; i < s.count; i += entry_records(s.entries[i])) {
-    const LogEntry &e = s.entries[i];
-    EntryKind kind = entry_kind(e);
-    uint64_t len = kind == kChunkEntry ? PersistentRedoLog::kChunk : 8;
-    // (the pool's data only: DRAM and stack words are not the persister's)
-    if (kind == kPadEntry || !open_view.is_data(e.addr, len))
-      continue;
-    if (kind == kChunkEntry)
-      put_item(q, e.addr, len, 0xff, chunk_bytes(e));
-    else
-      put_item(q, e.addr, len, uint8_t(e.meta), &e.data);
-  }
+// The blocks TX allocated in the pool, whole (written unlogged).
+void put_allocs(GrowBuffer<uint64_t> &q, const TxThread &tx) {
   for (size_t i = 0; i < tx.allocs.size; ++i) {
     void *p = tx.allocs[i].ptr;
     if (pool_heap && pool_heap->contains(p))
       put_item(q, reinterpret_cast<uint64_t>(p), pool_heap->usable_size(p),
                kFreshBlock | 0xff, p);
   }
+}
+
+// Queues S's transaction: the next sequence number, then PUT(q) adds its
+// items and put_allocs its blocks.
+template <class Put>
+void queue_commit(SlotHandle &s, const TxThread &tx, Put &&put) {
+  uint64_t seq = commit_seq.fetch_add(1, std::memory_order_acq_rel) + 1;
+  CommitQueue &cq = commit_queues[s.index];
+  GrowBuffer<uint64_t> &q = cq.words;
+  cq.lock();
+  size_t head = q.extend(2);
+  put(q);
+  put_allocs(q, tx);
   q[head] = seq;
   q[head + 1] = q.size - head - 2;
   uint64_t queued = q.size;
   cq.words_queued.store(queued, std::memory_order_release);
   cq.unlock();
-  s.count = 0;
   if (queued > kQueueBudgetWords)
     s.heap_work = true;
+}
+
+} // namespace
+
+void commit_buffered(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
+                     uintptr_t skip_hi) {
+  if (!PersistentRedoLog::write_back_only(s, skip_lo, skip_hi))
+    return;
+  queue_commit(s, tx, [&](GrowBuffer<uint64_t> &q) {
+    for (uint64_t i = 0; i < s.count; i += entry_records(s.entries[i])) {
+      const LogEntry &e = s.entries[i];
+      EntryKind kind = entry_kind(e);
+      uint64_t len = kind == kChunkEntry ? PersistentRedoLog::kChunk : 8;
+      // (the pool's data only: DRAM and stack words are not the persister's)
+      if (kind == kPadEntry || !open_view.is_data(e.addr, len))
+        continue;
+      if (kind == kChunkEntry)
+        put_item(q, e.addr, len, 0xff, chunk_bytes(e));
+      else
+        put_item(q, e.addr, len, uint8_t(e.meta), &e.data);
+    }
+  });
+  s.count = 0;
+}
+
+void commit_buffered_in_place(SlotHandle &s, TxThread &tx,
+                              const SlotLogIndex &written) {
+  stat_add(tx.stats->log_entries, written.nkeys);
+  if (written.nkeys == 0 && tx.allocs.size == 0)
+    return;
+  queue_commit(s, tx, [&](GrowBuffer<uint64_t> &q) {
+    for (uint64_t i = 0; i < written.nkeys; ++i) {
+      uint64_t a = written.keys[i].key, len = written.keys[i].record;
+      if (open_view.is_data(a, len))
+        put_item(q, a, len, 0xff, reinterpret_cast<const void *>(a));
+    }
+  });
 }
 
 void wait_for_queue_room(SlotHandle &s) {

@@ -24,6 +24,7 @@
 
 #include "runtime/base/grow_buffer.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/persist/slot_log_index.h"
 #include "runtime/pool/durability.h"
 #include "runtime/pool/thread_slot.h"
 
@@ -56,6 +57,13 @@ extern std::atomic<uint64_t> commit_seq;
 // allocations; [skip_lo, skip_hi): its private stack frames).
 void commit_buffered(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
                      uintptr_t skip_hi);
+
+// The in-place buffered commit (libs/buffered_in_place.h), under the global
+// lock: the current bytes of every key in WRITTEN (its record: how many
+// bytes from the key; the pool's data only) and TX's blocks, queued with the
+// next sequence number. Nothing when TX wrote and allocated nothing.
+void commit_buffered_in_place(SlotHandle &s, TxThread &tx,
+                              const SlotLogIndex &written);
 
 // leave_tx: waits until the persister has written S's queue if it is over
 // its budget.

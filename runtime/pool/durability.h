@@ -9,7 +9,9 @@
 //                  nothing committed before the last ptm_sync is lost
 //
 // Buffered durability needs a library whose transactions write only through
-// their redo log (the lazy gp_/ip_ libraries, kDefersDurability). The pool's
+// their redo log (the lazy gp_/ip_ libraries) or in place under one global
+// lock (gp_cgl_eager, ip_cgl_eager: libs/buffered_in_place.h):
+// kDefersDurability. The pool's
 // address range becomes a private DRAM copy of the file and the file is
 // mapped a second time (the PM view, runtime/persist/shadow.h); a commit
 // writes back in place and queues its write set (commit_queue.h) with a

@@ -1,7 +1,7 @@
 //===- test_buffered.cpp - buffered durability: prefix, sync, errors ------===//
 //
 // PTM_DURABILITY=buffered[:MS] (runtime/pool/durability.h) on a lazy gp_/ip_
-// library:
+// library or an eager cgl one (gp_cgl_eager, ip_cgl_eager):
 //
 //   test_buffered ITERATIONS SEED [PTM_POOL_TOOL]
 //     errors    malformed PTM_DURABILITY values are refused by ptm_open with a
