@@ -78,15 +78,15 @@ static int bind_inet(mc_listeners *l, const char *addr, int port, int type) {
 }
 
 static void bind_unix(mc_listeners *l, const char *path, int mask) {
-  struct sockaddr_un sun = {.sun_family = AF_UNIX};
-  strncpy(sun.sun_path, path, sizeof sun.sun_path - 1);
+  struct sockaddr_un addr = {.sun_family = AF_UNIX};
+  strncpy(addr.sun_path, path, sizeof addr.sun_path - 1);
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   struct stat st;
   /* a socket left by an earlier run is replaced; any other file is not */
   if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
     unlink(path);
   mode_t old = umask((mode_t)(~mask & 0777));
-  int ok = fd >= 0 && bind(fd, (struct sockaddr *)&sun, sizeof sun) == 0 &&
+  int ok = fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof addr) == 0 &&
            listen(fd, mc_config.backlog) == 0;
   umask(old);
   if (!ok) {

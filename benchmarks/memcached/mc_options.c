@@ -311,7 +311,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
   s->growth_factor = 1.25;
   s->chunk_size = 48;
   opterr = 0;
-  int opt;
+  int opt, port_given = 0;
   while (
       (opt = getopt_long(
            argc, argv, ":p:U:s:a:Al:dP:rkt:m:c:MI:R:Cb:B:FXWY:e:o:f:n:LD:vu:Vh",
@@ -319,6 +319,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
     switch (opt) {
     case 'p':
       s->port = (int)number("-p", optarg, -1, 65535);
+      port_given = 1;
       break;
     case 'U':
       s->udp_port = (int)number("-U", optarg, -1, 65535);
@@ -467,6 +468,9 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
   }
   if (optind < argc)
     bad("unexpected argument '%s'", argv[optind]);
+  /* memcached: -U alone puts TCP on the same port */
+  if (!port_given && s->udp_port != 0)
+    s->port = s->udp_port;
   if (s->pool_size == 0) {
     s->pool_size = 1ull << 30;
     if (s->pool_size < 4 * s->mem_limit)

@@ -141,20 +141,20 @@ static int conn_event(mc_conn *c, uint32_t events) {
   return 0;
 }
 
-/* -o idle_timeout: closes the connections idle for longer. */
+/* -o idle_timeout: closes the connections idle for longer. The list is
+ * only walked under its lock: the main thread may add to it (or take away
+ * a connection epoll refused) meanwhile. */
 static void kick_idle(worker *w, int64_t now) {
-  pthread_mutex_lock(&w->lock);
-  mc_conn *c = w->conns;
-  pthread_mutex_unlock(&w->lock);
-  while (c) {
+  for (;;) {
     pthread_mutex_lock(&w->lock);
-    mc_conn *next = c->next;
+    mc_conn *c = w->conns;
+    while (c && now - c->last_active <= mc_config.idle_timeout)
+      c = c->next;
     pthread_mutex_unlock(&w->lock);
-    if (now - c->last_active > mc_config.idle_timeout) {
-      MC_COUNT(idle_kicks, 1);
-      conn_close(w, c);
-    }
-    c = next;
+    if (!c)
+      return;
+    MC_COUNT(idle_kicks, 1);
+    conn_close(w, c);
   }
 }
 

@@ -261,7 +261,9 @@ static void slabs(emit_fn emit, void *ctx) {
     emit_u(emit, ctx, "1:touch_hits", LOAD(touch_hits));
   }
   emit_u(emit, ctx, "active_slabs", (uint64_t)active);
-  emit_u(emit, ctx, "total_malloced", s.bytes);
+  /* memcached reports slab pages (1 MiB): the item bytes rounded up */
+  emit_u(emit, ctx, "total_malloced",
+         (s.bytes + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1));
 }
 
 void mc_stats_each(emit_fn emit, void *ctx, const char *group) {

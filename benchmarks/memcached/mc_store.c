@@ -204,6 +204,22 @@ static int make_room(mc_root *r, uint64_t need, uint64_t credit,
   return 1;
 }
 
+/* As memcached's allocation does, frees the dead items among the last
+ * RECLAIM_SEARCH of the LRU (never KEEP) before a store, full or not, so
+ * expired memory is reused rather than left until a lookup meets it. */
+#define RECLAIM_SEARCH 5
+static void reclaim_tail(mc_root *r, const mc_item *keep, int64_t now) {
+  mc_item *t = r->lru_tail;
+  for (int i = 0; t && i < RECLAIM_SEARCH; i++) {
+    mc_item *prev = t->lru_prev;
+    if (t != keep && item_dead(r, t, now)) {
+      r->reclaimed++;
+      remove_item(r, link_of(r, t));
+    }
+    t = prev;
+  }
+}
+
 /* Evicts the LRU tail item other than KEEP. 0: none left. */
 static int evict_one(mc_root *r, const mc_item *keep, int evict, int64_t now) {
   mc_item *t = r->lru_tail;
@@ -237,6 +253,7 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
   uint64_t nbytes = nhead + ntail;
   uint64_t size = mc_item_size(a->nkey, nbytes);
   uint64_t credit = old ? mc_item_size(old->nkey, old->nbytes) : 0;
+  reclaim_tail(r, old, a->now);
   if (!make_room(r, size, credit, old, a->limit, a->evict, a->now))
     return 0;
   mc_item *it;
@@ -287,8 +304,11 @@ static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
                                  const char *data, size_t ndata,
                                  uint64_t cas_in) {
   mc_root *r = a->root;
-  mc_item **pp = lookup(r, a->key, a->nkey, a->hv, a->now);
+  struct found f = lookup_why(r, a->key, a->nkey, a->hv, a->now);
+  mc_item **pp = f.pp;
   mc_item *old = pp ? *pp : NULL;
+  if (f.why != MC_MISS_ABSENT)
+    r->reclaimed++; /* the store takes the place of a dead item */
   switch (op) {
   case MC_ADD:
     if (old) {

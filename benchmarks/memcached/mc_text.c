@@ -544,7 +544,14 @@ static int64_t authenticate(mc_conn *c, char *line, size_t n, const char *value,
 }
 
 void mc_text_process(mc_conn *c) {
+  int served = 0;
   while (!c->closing && c->out.len < MC_OUT_HIGH_WATER) {
+    if (served == mc_config.reqs_per_event) {
+      /* -R: let the worker's other connections in (the caller comes back
+       * for the rest) */
+      MC_COUNT(conn_yields, 1);
+      return;
+    }
     char *p = c->in.data + c->in.start;
     size_t avail = c->in.len - c->in.start;
     if (c->swallow) {
@@ -572,6 +579,7 @@ void mc_text_process(mc_conn *c) {
                        ? authenticate(c, p, n, nl + 1, avail - linelen - 1)
                        : dispatch(c, p, n, nl + 1, avail - linelen - 1);
     c->noreply = 0;
+    served++;
     if (used < 0)
       return; /* the value is not all there yet */
     c->in.start += linelen + 1 + (size_t)used;

@@ -615,6 +615,25 @@ def test_unix_socket_udp_auth(exe, d):
         s.stop()
 
 
+def test_reclaim_and_yields(exe):
+    """A store frees the dead items at the LRU tail (memcached's reclaim),
+    and -R 1 serves one request per turn (conn_yields)."""
+    s = Server(exe, "-R", "1")
+    try:
+        c = s.connect()
+        eq(c.set("dead", "x", exptime=-1), b"STORED", "an expired store")
+        eq(c.set("live", "y"), b"STORED", "the next store")
+        st = c.stats()
+        eq((st["reclaimed"], st["curr_items"]), ("1", "1"),
+           "the dead item at the tail was reclaimed")
+        c.send(b"".join(b"set y%d 0 0 1\r\nz\r\n" % i for i in range(6)))
+        for i in range(6):
+            eq(c.line(), b"STORED", f"pipelined set {i}")
+        check(int(c.stats()["conn_yields"]) >= 5, "-R 1: a yield per request")
+    finally:
+        s.stop()
+
+
 def test_quit(server):
     c = server.connect()
     c.send(b"quit\r\n")
@@ -800,6 +819,8 @@ def main():
         test_bad_arguments(exe, persistent)
         print("test_unix_socket_udp_auth", flush=True)
         test_unix_socket_udp_auth(exe, d)
+        print("test_reclaim_and_yields", flush=True)
+        test_reclaim_and_yields(exe)
     return verdict("all protocol checks passed")
 
 
