@@ -9,6 +9,7 @@
 # be Clang PTM_CLANG_VERSION_MAJOR, the version the plugin was built for.
 function(ptm_target target)
   cmake_parse_arguments(PARSE_ARGV 1 PTM "SHARED" "LIBRARY" "")
+  string(REPLACE ";" " " known "${PTM_LIBRARIES}")
   if(PTM_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ptm_target(${target}): unknown arguments "
                         "'${PTM_UNPARSED_ARGUMENTS}'")
@@ -17,12 +18,12 @@ function(ptm_target target)
     message(FATAL_ERROR "ptm_target(${target}): no such target")
   endif()
   if(NOT PTM_LIBRARY)
-    message(FATAL_ERROR "ptm_target(${target}): needs LIBRARY <name>, one of "
-                        "${PTM_LIBRARIES}")
+    message(FATAL_ERROR "ptm_target(${target}): needs LIBRARY <name>, one of: "
+                        "${known}")
   endif()
   if(NOT PTM_LIBRARY IN_LIST PTM_LIBRARIES)
     message(FATAL_ERROR "ptm_target(${target}): unknown library "
-                        "'${PTM_LIBRARY}'; known: ${PTM_LIBRARIES}")
+                        "'${PTM_LIBRARY}'; known: ${known}")
   endif()
 
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)

@@ -11,7 +11,8 @@
 #              every dynamic dependency resolves, the installed ptm-config
 #              answers for the prefix (also through a symbolic link)
 #   cmake      examples/ configured out of tree with find_package(ptm) from
-#              the prefix, built (LTO and shared) and run
+#              the prefix, built (LTO and shared) and run; ptm_target() with
+#              an unknown library stops the configuration with its name
 #   pkgconfig  examples/bank.c built with pkg-config from the prefix (LTO and
 #              the shared variable) and run
 #   buildtree  examples/ with find_package(ptm) from the build tree itself
@@ -29,8 +30,8 @@ log() { echo "== $*"; }
 run_bank() { # $1: executable
   local out
   out=$(PTM_POOL_SIZE=64M "$1" -t 2 -n 2000) || fail "$1 exited with $?: $out"
-  echo "$out" | tail -3
-  echo "$out" | grep -q "bank: OK" || fail "$1: no 'bank: OK' in its output"
+  echo "$out" | grep "^bank:" || true
+  echo "$out" | grep -q "^bank: OK: total" || fail "$1: no 'bank: OK' in its output"
 }
 
 # examples/ as a standalone CMake project against the ptm found in $1.
@@ -118,7 +119,9 @@ tree)
       fail "$f: a dependency is not found"
     fi
   done < <(find "$prefix/bin" "$prefix/lib" -maxdepth 1 -type f)
-  [ "$nelf" -gt $((2 * $(echo "$libs" | wc -l))) ] || fail "only $nelf ELF files"
+  # every library's .so, the plugin and its companion, ptm-pool, ptm-memcached
+  want=$(($(echo "$libs" | wc -l) + 4))
+  [ "$nelf" -eq "$want" ] || fail "$nelf ELF files, expected $want"
   log "$nelf ELF files: no RPATH/RUNPATH, all dependencies found"
 
   # The installed ptm-config answers for the prefix, also through a link.
@@ -151,6 +154,17 @@ tree)
   ;;
 cmake)
   cmake_examples "$prefix" "$work/examples-cmake"
+  bad=$work/examples-badlib
+  rm -rf "$bad"
+  if "$PTM_CMAKE" -G "$PTM_GENERATOR" -DCMAKE_MAKE_PROGRAM="$PTM_MAKE" \
+       -DCMAKE_C_COMPILER="$PTM_CC" -DCMAKE_PREFIX_PATH="$prefix" \
+       -DPTM_EXAMPLE_LIBRARY=nosuchlib -S "$source/examples" -B "$bad" \
+       > "$bad.log" 2>&1; then
+    fail "ptm_target(... LIBRARY nosuchlib) configured"
+  fi
+  grep -q "unknown library 'nosuchlib'" "$bad.log" ||
+    { cat "$bad.log"; fail "no 'unknown library' message for nosuchlib"; }
+  log "ptm_target(LIBRARY nosuchlib) stops the configuration"
   ;;
 pkgconfig)
   pkgconfig_bank "$prefix/lib/pkgconfig" "$work/examples-pkgconfig"
