@@ -7,8 +7,11 @@
 # bitcode so the runtime's fast paths inline into programs at link time, and
 # the shared library is LTO-linked from the same objects. Both contain the
 # algorithm-independent runtime (object library ptm_runtime_obj).
+# Installed and exported (cmake/PtmInstall.cmake) as ptm::NAME (the bitcode
+# archive) and ptm::NAME_shared; a C program linking the archive also needs
+# the C++ runtime, hence stdc++ and m in its interface.
 set(PTM_RUNTIME_COMPILE_OPTIONS ${PTM_WARNING_FLAGS} -O2 -flto -fPIC
-    -fno-plt -ftls-model=initial-exec)
+    -fno-plt -ftls-model=initial-exec ${PTM_PATH_MAP_FLAGS})
 
 # Pools are mapped with PMDK libpmem.
 list(APPEND PTM_RUNTIME_LINK_LIBS pmem)
@@ -49,10 +52,26 @@ foreach(def IN LISTS PTM_OPT_DEFINITIONS)
   list(APPEND PTM_RUNTIME_COMPILE_OPTIONS -D${def})
 endforeach()
 
+# ptm_runtime_bitcode(TARGET): TARGET's objects are installed (as bitcode in
+# the archives): compile them with the build-time pass plugin that strips the
+# source and build trees from each module's source_filename
+# (plugin/SourceFileName.cpp); -ffile-prefix-map (PTM_PATH_MAP_FLAGS, in
+# PTM_RUNTIME_COMPILE_OPTIONS) does the same for the debug info.
+set(ptm_source_file_name_plugin ${CMAKE_BINARY_DIR}/lib/libptm_source_file_name.so)
+function(ptm_runtime_bitcode target)
+  target_compile_options(${target} PRIVATE
+                         -fpass-plugin=${ptm_source_file_name_plugin})
+  add_dependencies(${target} ptm_source_file_name)
+  get_target_property(sources ${target} SOURCES)
+  set_source_files_properties(${sources} TARGET_DIRECTORY ${target}
+    PROPERTIES OBJECT_DEPENDS ${ptm_source_file_name_plugin})
+endfunction()
+
 function(ptm_add_runtime_library name)
   add_library(ptm_${name}_obj OBJECT ${ARGN})
   target_compile_definitions(ptm_${name}_obj PRIVATE PTM_LIBNAME="${name}")
   target_compile_options(ptm_${name}_obj PRIVATE ${PTM_RUNTIME_COMPILE_OPTIONS})
+  ptm_runtime_bitcode(ptm_${name}_obj)
   target_include_directories(ptm_${name}_obj PRIVATE ${PTM_INCLUDE_DIR}
                                                      ${CMAKE_SOURCE_DIR})
 
@@ -60,13 +79,19 @@ function(ptm_add_runtime_library name)
                                  $<TARGET_OBJECTS:ptm_runtime_obj>)
   target_link_options(ptm_${name} PRIVATE -flto -fuse-ld=lld -Wl,-z,defs)
   target_link_libraries(ptm_${name} PRIVATE Threads::Threads ${PTM_RUNTIME_LINK_LIBS})
-  target_include_directories(ptm_${name} INTERFACE ${PTM_INCLUDE_DIR})
+  target_include_directories(ptm_${name} INTERFACE
+    $<BUILD_INTERFACE:${PTM_INCLUDE_DIR}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   set_target_properties(ptm_${name} PROPERTIES OUTPUT_NAME ptm_${name}
-                                               LINKER_LANGUAGE CXX)
+    LINKER_LANGUAGE CXX EXPORT_NAME ${name}_shared)
 
   add_library(ptm_${name}_bc STATIC $<TARGET_OBJECTS:ptm_${name}_obj>
                                     $<TARGET_OBJECTS:ptm_runtime_obj>)
-  target_link_libraries(ptm_${name}_bc INTERFACE Threads::Threads ${PTM_RUNTIME_LINK_LIBS})
-  target_include_directories(ptm_${name}_bc INTERFACE ${PTM_INCLUDE_DIR})
-  set_target_properties(ptm_${name}_bc PROPERTIES OUTPUT_NAME ptm_${name})
+  target_link_libraries(ptm_${name}_bc INTERFACE Threads::Threads
+                                                  ${PTM_RUNTIME_LINK_LIBS} stdc++ m)
+  target_include_directories(ptm_${name}_bc INTERFACE
+    $<BUILD_INTERFACE:${PTM_INCLUDE_DIR}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  set_target_properties(ptm_${name}_bc PROPERTIES OUTPUT_NAME ptm_${name}
+                                                  EXPORT_NAME ${name})
 endfunction()

@@ -8,7 +8,7 @@ packages=(
   clang-19 llvm-19-dev libclang-19-dev lld-19 llvm-19-tools clang-format-19
   libpmem-dev libpmemobj-dev python3-matplotlib
   cmake ninja-build python3 python3-pip
-  memcached libmemcached-tools
+  memcached libmemcached-tools pkgconf
 )
 
 missing=()
