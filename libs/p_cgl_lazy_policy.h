@@ -47,9 +47,9 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     pool::SlotHandle &s = pool::enter_tx();
     global_lock.lock();
     if constexpr (Options::kLogRing)
-      PersistentRedoLog::begin_ring(s);
+      PersistentRedoLog::begin_ring<Options::kLogStage>(s);
     else
-      PersistentRedoLog::begin(s);
+      PersistentRedoLog::begin<Options::kLogStage>(s);
   }
 
   static bool commit(TxThread &tx) {

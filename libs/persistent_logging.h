@@ -156,7 +156,9 @@ using PersistentEager = PersistentEagerT<false>;
 // transaction's other reads), so the whole chunk is in the write set; SIZE /
 // GRANULE list the entries' keys (a chunk entry: its chunk address).
 // RING: the log ring's records (persistent_options.h kLogRing).
-template <class Self, bool Coarse, bool Ring = false> struct SlotRedoLogT {
+// STAGE: the records are built in the thread's stage (log_stage.h).
+template <class Self, bool Coarse, bool Ring = false, bool Stage = false>
+struct SlotRedoLogT {
   bool empty() const { return pool::tls_slot.count == 0; }
   size_t size() const { return tls_log_index.nkeys; }
   uintptr_t granule(size_t i) const { return tls_log_index.keys[i].key; }
@@ -164,9 +166,9 @@ template <class Self, bool Coarse, bool Ring = false> struct SlotRedoLogT {
   // A new, empty log (a new generation of the slot).
   void clear() {
     if constexpr (Ring)
-      PersistentRedoLog::begin_ring(pool::tls_slot);
+      PersistentRedoLog::begin_ring<Stage>(pool::tls_slot);
     else
-      PersistentRedoLog::begin(pool::tls_slot);
+      PersistentRedoLog::begin<Stage>(pool::tls_slot);
   }
   void release() {}
 
@@ -360,7 +362,8 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   // coarse-grained logging one orec per chunk.
   static constexpr uintptr_t kConflictGranule =
       kCoarseLog ? pool::kLogGranularity : kGranule;
-  using Redo = SlotRedoLogT<Self, kCoarseLog, Options::kLogRing>;
+  using Redo =
+      SlotRedoLogT<Self, kCoarseLog, Options::kLogRing, Options::kLogStage>;
   using Eager = PersistentEagerT<kCoarseLog, Options::kSealedLog>;
 
   // Coarse-grained logging: a write's log entries cover its whole chunks,

@@ -42,6 +42,12 @@
 #ifndef PTM_OPT_LOG_RING
 #define PTM_OPT_LOG_RING 1
 #endif
+#ifndef PTM_EADR
+#define PTM_EADR 0
+#endif
+#ifndef PTM_OPT_LOG_STAGE
+#define PTM_OPT_LOG_STAGE 1
+#endif
 #ifndef PTM_OPT_NO_QUIESCE
 #define PTM_OPT_NO_QUIESCE 1
 #endif
@@ -60,6 +66,7 @@ struct NaiveOptions {
   // log as a ring of three records, one fence per commit (runtime/persist/
   // log_ring.h, docs/algorithms.md "Log ring").
   static constexpr bool kLogRing = false;
+  static constexpr bool kLogStage = false;
   static constexpr bool kQuiesce = true; // V: IP drops it
   // The allocation model (DESIGN.md): malloc/new inside a transaction take
   // memory from the ordinary heap (GP: a transaction may touch DRAM;
@@ -75,6 +82,10 @@ struct GpOptions : NaiveOptions {
   static constexpr bool kSealedLog = PTM_OPT_SEALED_LOG;
   static constexpr bool kLogRing =
       PTM_OPT_LOG_RING && kDeferredFlush && kSealedLog;
+  // Ours: redo records built in DRAM and streamed into the slot at commit
+  // (runtime/persist/log_stage.h; with eADR the caches are persistent and
+  // there is nothing to save).
+  static constexpr bool kLogStage = PTM_OPT_LOG_STAGE && !PTM_EADR;
 };
 
 struct IpOptions : GpOptions {

@@ -232,7 +232,9 @@ static int evict_one(mc_root *r, const mc_item *keep, int evict, int64_t now) {
   return 1;
 }
 
-/* What every writing operation passes in (never written in a transaction). */
+/* What every writing operation passes in (never written in a transaction;
+ * *RETRY is: put_item sets it when the pool is full and it evicted items to
+ * make room, which their frees give only once the transaction commits). */
 struct op_args {
   mc_root *root;
   uint64_t limit, item_max;
@@ -241,7 +243,32 @@ struct op_args {
   const char *key;
   size_t nkey;
   uint64_t hv;
+  int *retry;
 };
+
+/* The pool has no block of SIZE bytes: evicts from the LRU tail (never KEEP;
+ * only dead items without EVICT) until the evicted items' sizes add up to
+ * SIZE or RETRY_EVICT_MAX items went, so that a transaction's log stays
+ * small. 1 if anything was evicted. */
+#define RETRY_EVICT_MAX 32
+static int evict_for_pool(mc_root *r, const mc_item *keep, int evict,
+                          int64_t now, uint64_t size) {
+  uint64_t freed = 0;
+  int n = 0;
+  while (freed < size && n < RETRY_EVICT_MAX) {
+    mc_item *t = r->lru_tail;
+    if (t == keep && t)
+      t = t->lru_prev;
+    if (!t)
+      break;
+    uint64_t bytes = mc_item_size(t->nkey, t->nbytes);
+    if (!evict_one(r, keep, evict, now))
+      break;
+    freed += bytes;
+    n++;
+  }
+  return n > 0;
+}
 
 /* Allocates and fills a new item for A's key whose value is HEAD then TAIL,
  * replacing OLD (or NULL), and links it at the LRU head. Returns its cas, or
@@ -256,10 +283,15 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
   reclaim_tail(r, old, a->now);
   if (!make_room(r, size, credit, old, a->limit, a->evict, a->now))
     return 0;
-  mc_item *it;
-  while (!(it = ptm_malloc(size)))
-    if (!evict_one(r, old, a->evict, a->now))
-      return 0;
+  mc_item *it = ptm_malloc(size);
+  if (!it) {
+    /* A full pool (not -m): the blocks of items evicted now are free only
+     * after the commit, so evict a few and have the operation run again in
+     * a new transaction (mc_store ...); nothing to evict: out of memory. */
+    if (a->retry && evict_for_pool(r, old, a->evict, a->now, size))
+      *a->retry = 1;
+    return 0;
+  }
   it->exptime = exptime;
   it->stored = a->now;
   it->cas = ++r->cas_counter;
@@ -508,7 +540,7 @@ static int init_tx(mc_root *r, uint64_t nbuckets) {
 /* ---- The operations --------------------------------------------------------
  */
 
-static struct op_args op_args_of(const char *key, size_t nkey) {
+static struct op_args op_args_of(const char *key, size_t nkey, int *retry) {
   return (struct op_args){.root = g_root,
                           .limit =
                               __atomic_load_n(&g_mem_limit, __ATOMIC_RELAXED),
@@ -517,7 +549,8 @@ static struct op_args op_args_of(const char *key, size_t nkey) {
                           .now = mc_now(),
                           .key = key,
                           .nkey = nkey,
-                          .hv = mc_hash(key, nkey)};
+                          .hv = mc_hash(key, nkey),
+                          .retry = retry};
 }
 
 mc_result mc_store(mc_store_op op, const char *key, size_t nkey, uint32_t flags,
@@ -525,11 +558,15 @@ mc_result mc_store(mc_store_op op, const char *key, size_t nkey, uint32_t flags,
                    uint64_t cas_in, uint64_t *cas_out) {
   if (mc_item_size(nkey, ndata) > g_item_max)
     return MC_TOO_LARGE;
-  struct op_args a = op_args_of(key, nkey);
+  int retry;
+  struct op_args a = op_args_of(key, nkey, &retry);
   struct tx_result res;
-  PTM_BEGIN();
-  res = store_tx(&a, op, flags, exptime, data, ndata, cas_in);
-  PTM_END();
+  do {
+    retry = 0;
+    PTM_BEGIN();
+    res = store_tx(&a, op, flags, exptime, data, ndata, cas_in);
+    PTM_END();
+  } while (retry);
   if (cas_out)
     *cas_out = res.value;
   return res.result;
@@ -575,14 +612,18 @@ mc_result mc_touch(const char *key, size_t nkey, int64_t exptime) {
 mc_result mc_arith(const char *key, size_t nkey, int incr, uint64_t delta,
                    int create, uint64_t initial, uint32_t flags,
                    int64_t exptime, uint64_t *value, uint64_t *cas) {
-  struct op_args a = op_args_of(key, nkey);
+  int retry;
+  struct op_args a = op_args_of(key, nkey, &retry);
   char digits[24];
   struct arith_result res;
   const struct meta_arith_args none = {0, 0, 0, 0};
-  PTM_BEGIN();
-  res =
-      arith_tx(&a, incr, delta, create, initial, flags, exptime, digits, &none);
-  PTM_END();
+  do {
+    retry = 0;
+    PTM_BEGIN();
+    res = arith_tx(&a, incr, delta, create, initial, flags, exptime, digits,
+                   &none);
+    PTM_END();
+  } while (retry);
   if (!res.cas)
     return (mc_result)res.value;
   *value = res.value;
@@ -656,10 +697,14 @@ static void meta_get_tx(const struct op_args *a, const mc_meta_get_opts *o,
 
 void mc_meta_get(const char *key, size_t nkey, const mc_meta_get_opts *o,
                  char *out, mc_meta_item *res) {
-  struct op_args a = op_args_of(key, nkey);
-  PTM_BEGIN();
-  meta_get_tx(&a, o, out, res);
-  PTM_END();
+  int retry;
+  struct op_args a = op_args_of(key, nkey, &retry);
+  do {
+    retry = 0;
+    PTM_BEGIN();
+    meta_get_tx(&a, o, out, res);
+    PTM_END();
+  } while (retry);
 }
 
 /* ms: set/add/replace/append/prepend with an optional cas; with
@@ -692,12 +737,16 @@ mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
                       uint32_t flags, int64_t exptime, const char *data,
                       size_t ndata, int have_cas, uint64_t cas_in,
                       int invalidate, uint64_t *cas_out) {
-  struct op_args a = op_args_of(key, nkey);
+  int retry;
+  struct op_args a = op_args_of(key, nkey, &retry);
   struct tx_result res;
-  PTM_BEGIN();
-  res = meta_set_tx(&a, op, flags, exptime, data, ndata, have_cas, cas_in,
-                    invalidate);
-  PTM_END();
+  do {
+    retry = 0;
+    PTM_BEGIN();
+    res = meta_set_tx(&a, op, flags, exptime, data, ndata, have_cas, cas_in,
+                      invalidate);
+    PTM_END();
+  } while (retry);
   if (res.result == MC_OK)
     *cas_out = res.value;
   return res.result;
@@ -727,7 +776,7 @@ static mc_result meta_delete_tx(const struct op_args *a, int have_cas,
 mc_result mc_meta_delete(const char *key, size_t nkey, int have_cas,
                          uint64_t cas_in, int invalidate, int touch,
                          int64_t touch_exptime) {
-  struct op_args a = op_args_of(key, nkey);
+  struct op_args a = op_args_of(key, nkey, NULL); /* never allocates */
   mc_result res;
   PTM_BEGIN();
   res = meta_delete_tx(&a, have_cas, cas_in, invalidate, touch, touch_exptime);
@@ -739,14 +788,18 @@ mc_result mc_meta_arith(const char *key, size_t nkey, int incr, uint64_t delta,
                         int create, uint64_t initial, int64_t create_exptime,
                         int have_cas, uint64_t cas_in, int touch,
                         int64_t touch_exptime, uint64_t *value, uint64_t *cas) {
-  struct op_args a = op_args_of(key, nkey);
+  int retry;
+  struct op_args a = op_args_of(key, nkey, &retry);
   char digits[24];
   struct arith_result res;
   const struct meta_arith_args m = {have_cas, cas_in, touch, touch_exptime};
-  PTM_BEGIN();
-  res = arith_tx(&a, incr, delta, create, initial, 0,
-                 touch ? touch_exptime : create_exptime, digits, &m);
-  PTM_END();
+  do {
+    retry = 0;
+    PTM_BEGIN();
+    res = arith_tx(&a, incr, delta, create, initial, 0,
+                   touch ? touch_exptime : create_exptime, digits, &m);
+    PTM_END();
+  } while (retry);
   if (!res.cas)
     return (mc_result)res.value;
   *value = res.value;

@@ -47,6 +47,13 @@ void warning(const char *fmt, ...) {
   va_end(ap);
 }
 
+void note(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprint("note", fmt, ap);
+  va_end(ap);
+}
+
 bool first_time_at(const char *site, const void *detail) {
   static std::mutex mutex;
   static std::set<std::pair<std::string, const void *>> *seen;

@@ -28,6 +28,9 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
 // Prints "ptm: warning: ..." to stderr.
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
 
+// Prints "ptm: note: ..." to stderr (information, nothing went wrong).
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2), cold));
+
 // True the first time it is called with this (site, detail) pair in the
 // process, false afterwards. SITE is compared by content.
 bool first_time_at(const char *site, const void *detail) __attribute__((cold));

@@ -12,10 +12,17 @@
 namespace ptm {
 
 int VolatilePool::open(const char *path, size_t) {
-  error("cannot open pool '%s': library '%s' is volatile (STM); pools come "
-        "with the p_/gp_/ip_ libraries",
-        path ? path : "(null)", ptm_algorithm());
-  return -ENOTSUP;
+  // One source, every library (docs/pool.md "STM libraries"): the program
+  // runs on, with its root object and ptm_malloc blocks in process memory;
+  // the file is neither read nor written. Said once per process.
+  static std::once_flag said;
+  std::call_once(said, [path] {
+    note("library '%s' is volatile (STM): pool '%s' is not opened; "
+         "ptm_root and ptm_malloc use process memory, lost at exit (no "
+         "crash consistency)",
+         ptm_algorithm(), path ? path : "(null)");
+  });
+  return 0;
 }
 
 void VolatilePool::close() {}

@@ -1,10 +1,12 @@
 //===- volatile_pool.h - the pool API of libraries without a pool -*- C++
 //-*-===//
 //
-// The STM libraries have no persistent pool: ptm_open refuses (-ENOTSUP, with
-// a message naming the library), ptm_close does nothing, ptm_root hands out a
-// process-lifetime zeroed block, and the ptm_malloc family is the ordinary
-// heap (transactional inside a transaction: see abi_glue.h).
+// The STM libraries have no persistent pool, but the same program runs
+// against them (docs/pool.md "STM libraries"): ptm_open succeeds without
+// touching the file and says once that nothing is crash consistent, ptm_close
+// does nothing, ptm_root hands out a process-lifetime zeroed block, and the
+// ptm_malloc family is the ordinary heap (transactional inside a transaction:
+// see abi_glue.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_VOLATILE_POOL_H

@@ -128,9 +128,21 @@ void PersistentHeap::Impl::rehome(uint32_t ch, uint64_t st) {
 
 void PersistentHeap::Impl::resync(unsigned cls, HeapWriter &w) {
   bool found_free = false;
+  uint64_t cw = 0;
+  uint32_t cw_index = kNone;
   for (uint32_t ch = 0; ch < nchunks; ++ch) {
     uint64_t st = w.read(state(ch));
     if (st == 0) {
+      if (cw_index != ch / 64) {
+        cw_index = ch / 64;
+        cw = w.read(cover_word(ch));
+      }
+      if (covered(ch, cw)) {
+        // (A continuation whose head the loop did not pass: taken.)
+        hints[ch].state.store(make_cont(0), std::memory_order_relaxed);
+        mark_taken(ch);
+        continue;
+      }
       // (The hint keeps what a claim in flight may have stored.)
       found_free = true;
       mark_free(ch);

@@ -3,7 +3,8 @@
 // Small blocks come from a chunk of their size class on the thread's arena
 // list, then from a newly claimed free chunk, then (after a resync) from
 // other arenas' chunks and larger classes; large blocks take a first-fit
-// run of free chunks. Every path skips memory held back for reuse and
+// run of free chunks (a head state word and the continuations' cover
+// bits). Every path skips memory held back for reuse and
 // notes the stamp it would wait for.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +22,8 @@ PersistentHeap::Impl::try_alloc_in(uint32_t ch, unsigned cls, unsigned owner,
                                    HeapWriter &w, Held &held, void **out) {
   uint64_t st = w.read(state(ch));
   if (st != make_small(cls, owner)) {
+    if (st == 0)
+      st = chunk_state(ch, w);
     list_remove(ch, cls, owner);
     rehome(ch, st);
     return kGone;
@@ -98,7 +101,7 @@ bool PersistentHeap::Impl::claim_chunk(unsigned cls, unsigned arena,
       if (from == kNone)
         cursor = ch + 1;
     }
-    uint64_t st = w.read(state(ch));
+    uint64_t st = chunk_state(ch, w);
     if (st != 0) {
       rehome(ch, st);
       continue;
@@ -172,11 +175,19 @@ void *PersistentHeap::Impl::alloc_large(size_t size, unsigned arena,
       }
       if (ch == kNone)
         break;
+      // Every chunk of the run free: state word 0, cover bit clear (one
+      // read per cover word).
       bool ok = true;
+      uint64_t cw = 0;
       for (uint64_t i = 0; i < n && ok; ++i) {
-        uint64_t st = w.read(state(ch + uint32_t(i)));
+        uint32_t c = ch + uint32_t(i);
+        if (i == 0 || c % 64 == 0)
+          cw = w.read(cover_word(c));
+        uint64_t st = w.read(state(c));
+        if (st == 0 && covered(c, cw))
+          st = make_cont(0);
         if (st != 0) {
-          rehome(ch + uint32_t(i), st);
+          rehome(c, st);
           ok = false;
         }
       }
@@ -187,14 +198,14 @@ void *PersistentHeap::Impl::alloc_large(size_t size, unsigned arena,
         }
       if (!ok)
         continue;
+      // The head's state word and the continuations' cover bits:
+      // 1 + ceil(n/64) (at most) metadata words written, whatever n.
       uint64_t head = make_head(arena, n);
       w.write(state(ch), head);
       hints[ch].state.store(head, std::memory_order_relaxed);
-      for (uint64_t i = 1; i < n; ++i) {
-        uint64_t c = make_cont(i);
-        w.write(state(ch + uint32_t(i)), c);
-        hints[ch + i].state.store(c, std::memory_order_relaxed);
-      }
+      set_cover(ch + 1, n - 1, true, w);
+      for (uint64_t i = 1; i < n; ++i)
+        hints[ch + i].state.store(make_cont(i), std::memory_order_relaxed);
       {
         std::lock_guard<std::mutex> g(global);
         for (uint64_t i = 0; i < n; ++i)
@@ -206,6 +217,21 @@ void *PersistentHeap::Impl::alloc_large(size_t size, unsigned arena,
       resync(kMaxClasses, w);
   }
   return nullptr;
+}
+
+void PersistentHeap::Impl::set_cover(uint32_t first, uint64_t n, bool on,
+                                     HeapWriter &w) {
+  for (uint64_t i = 0; i < n;) {
+    uint32_t c = first + uint32_t(i);
+    unsigned lo = c % 64;
+    uint64_t take = 64 - lo < n - i ? 64 - lo : n - i;
+    uint64_t mask = (take == 64 ? ~uint64_t(0) : ((uint64_t(1) << take) - 1))
+                    << lo;
+    uint64_t *cw = cover_word(c);
+    uint64_t v = w.read(cw);
+    w.write(cw, on ? v | mask : v & ~mask);
+    i += take;
+  }
 }
 
 } // namespace ptm

@@ -1,8 +1,9 @@
 //===- heap_check.cpp - structural check of the heap metadata -------------===//
 //
 // check_chunks: every chunk record is consistent (check bytes, classes,
-// bitmaps within the class's blocks, large runs with matching
-// continuations, reserved words zero); also counts what is allocated and
+// bitmaps within the class's blocks, large runs whose continuations are
+// free records with their cover bits set, no other cover bit, reserved
+// words zero); also counts what is allocated and
 // free (HeapStats).
 //
 //===----------------------------------------------------------------------===//
@@ -41,6 +42,8 @@ bool PersistentHeap::Impl::check_chunks(std::string *error,
           return false;
       return true;
     };
+    if (covered(ch, cover[ch / 64]))
+      return fail(ch, "cover bit set outside a large block");
     if (st == 0) {
       if (!bitmap_zero())
         return fail(ch, "free chunk with a non-empty allocation bitmap");
@@ -75,7 +78,7 @@ bool PersistentHeap::Impl::check_chunks(std::string *error,
         return fail(ch, "large block with a bad length");
       for (uint64_t i = 0; i < n; ++i) {
         uint32_t c = ch + uint32_t(i);
-        if (i > 0 && state(c)[0] != make_cont(i))
+        if (i > 0 && (state(c)[0] != 0 || !covered(c, cover[c / 64])))
           return fail(c, "large block continuation does not match its head");
         for (size_t k = 0; k < kBitmapWords; ++k)
           if (state(c)[8 + k])
@@ -91,11 +94,18 @@ bool PersistentHeap::Impl::check_chunks(std::string *error,
       ch += uint32_t(n - 1);
       break;
     }
-    case kLargeCont:
-      return fail(ch, "large block continuation without a head");
     default:
       return fail(ch, "unknown chunk state");
     }
+  }
+  // The cover bitmap's bits past the last chunk are zero.
+  uint64_t words = cover_bytes(nchunks) / 8;
+  for (uint64_t i = nchunks / 64; i < words; ++i) {
+    uint64_t valid = i == nchunks / 64 && nchunks % 64
+                         ? (uint64_t(1) << (nchunks % 64)) - 1
+                         : (i < nchunks / 64 ? ~uint64_t(0) : 0);
+    if (cover[i] & ~valid)
+      return fail(uint32_t(i * 64), "cover bit set past the last chunk");
   }
   if (stats)
     *stats = s;

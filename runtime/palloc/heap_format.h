@@ -15,7 +15,9 @@ namespace ptm {
 namespace palloc {
 
 constexpr uint64_t kMagic = 0x31504145484d5450ull; // "PTMHEAP1"
-constexpr uint64_t kVersion = 1;
+// 2: a large block's continuation chunks are marked in the cover bitmap
+// (their state words stay 0), so a large allocation logs O(chunks/64) words.
+constexpr uint64_t kVersion = 2;
 constexpr size_t kHeaderBytes = 4096;
 constexpr unsigned kChunkShift = 16;
 constexpr size_t kChunkSize = size_t(1) << kChunkShift;
@@ -28,8 +30,10 @@ constexpr unsigned kMaxClasses = 40;
 constexpr uint32_t kNone = ~uint32_t(0);
 
 // State word: kind (bits 0-7), class (8-15), arena (16-23), count (24-55:
-// chunks of a large block, or distance of a continuation chunk to its head),
-// check byte (56-63) so that a flipped bit is detected.
+// chunks of a large block), check byte (56-63) so that a flipped bit is
+// detected. A continuation chunk of a large block has state word 0 and its
+// bit set in the cover bitmap; kLargeCont is never stored: it is what the
+// volatile hints and chunk_state() report for a covered chunk.
 enum Kind : uint64_t { kFree = 0, kSmall = 1, kLargeHead = 2, kLargeCont = 3 };
 
 inline uint64_t check_byte(uint64_t low56) {
@@ -73,14 +77,21 @@ inline uintptr_t align_up(uintptr_t x, uintptr_t a) {
   return (x + a - 1) & ~(a - 1);
 }
 
-// Chunk count and data offset of a region at BASE of LEN bytes.
+// Bytes of the cover bitmap of K chunks: one bit per chunk, whole cache
+// lines (so it shares no line with the chunk records).
+inline uint64_t cover_bytes(uint64_t k) { return (k + 511) / 512 * 64; }
+
+// Chunk count and data offset of a region at BASE of LEN bytes: the header,
+// the chunk records, the cover bitmap (at kHeaderBytes + K * kRecordBytes),
+// then the 4096-aligned data.
 inline bool compute_layout(uintptr_t base, size_t len, uint64_t *nchunks,
                            uint64_t *data_offset) {
   if (len < kHeaderBytes)
     return false;
   uint64_t k = (len - kHeaderBytes) / (kChunkSize + kRecordBytes);
   for (;; --k) {
-    uintptr_t data = align_up(base + kHeaderBytes + k * kRecordBytes, 4096);
+    uintptr_t data =
+        align_up(base + kHeaderBytes + k * kRecordBytes + cover_bytes(k), 4096);
     if (data + k * kChunkSize <= base + len || k == 0) {
       *nchunks = k;
       *data_offset = data - base;

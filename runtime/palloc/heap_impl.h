@@ -64,6 +64,7 @@ struct PersistentHeap::Impl {
   char *base = nullptr;
   size_t len = 0;
   uint64_t *meta = nullptr;
+  uint64_t *cover = nullptr; // the cover bitmap: continuation chunks
   char *data = nullptr;
   uint32_t nchunks = 0;
   size_t gran = 16;
@@ -88,6 +89,22 @@ struct PersistentHeap::Impl {
     return meta + size_t(ch) * palloc::kRecordWords;
   }
   uint64_t *bitmap(uint32_t ch) const { return state(ch) + 8; }
+  uint64_t *cover_word(uint32_t ch) const { return cover + ch / 64; }
+  static bool covered(uint32_t ch, uint64_t cover_word_value) {
+    return cover_word_value >> (ch % 64) & 1;
+  }
+  // CH's state word read through the writer; for a free state word, the
+  // cover bit too: a continuation chunk of a large block reads as
+  // make_cont(0) (never stored), a free chunk as 0.
+  uint64_t chunk_state(uint32_t ch, HeapWriter &w) const {
+    uint64_t st = w.read(state(ch));
+    if (st == 0 && covered(ch, w.read(cover_word(ch))))
+      return palloc::make_cont(0);
+    return st;
+  }
+  // Sets (ON) or clears the cover bits of chunks [FIRST, FIRST+N) through
+  // the writer: one read and one write per cover word.
+  void set_cover(uint32_t first, uint64_t n, bool on, HeapWriter &w);
   char *chunk_addr(uint32_t ch) const {
     return data + (size_t(ch) << palloc::kChunkShift);
   }

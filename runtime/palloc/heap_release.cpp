@@ -1,9 +1,9 @@
 //===- heap_release.cpp - freeing blocks ----------------------------------===//
 //
-// A free clears the block's allocation bit (small) or the run's state
-// words (large) through the writer, holds the chunk for deferred reuse and
-// gives an empty small chunk back to the free set when its arena keeps
-// another chunk of the class.
+// A free clears the block's allocation bit (small) or the head's state
+// word and the continuations' cover bits (large) through the writer, holds the
+// chunk for deferred reuse and gives an empty small chunk back to the free set
+// when its arena keeps another chunk of the class.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/palloc/heap_impl.h"
@@ -76,10 +76,10 @@ void PersistentHeap::Impl::release(void *ptr, unsigned arena, HeapWriter &w) {
     uint64_t n = count_of(st);
     if (n == 0 || ch + n > nchunks)
       fatal("ptm_free(%p): damaged heap metadata (chunk %u)", ptr, ch);
-    for (uint64_t i = 0; i < n; ++i) {
-      w.write(state(ch + uint32_t(i)), 0);
+    w.write(state(ch), 0);
+    set_cover(ch + 1, n - 1, false, w);
+    for (uint64_t i = 0; i < n; ++i)
       hints[ch + i].state.store(0, std::memory_order_relaxed);
-    }
     for (uint64_t i = 0; i < n; ++i)
       hold(ch + uint32_t(i), arena);
     std::lock_guard<std::mutex> g(global);

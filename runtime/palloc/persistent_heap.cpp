@@ -3,10 +3,12 @@
 // Region layout (docs/palloc.md):
 //   [0, 4096)            header (plain stores at format, read-only after)
 //   [4096, ...)          chunk records, one per chunk, 576 bytes each:
-//                          word 0      state (free / small / large head /
-//                                      large continuation), with a check byte
+//                          word 0      state (free / small / large head),
+//                                      with a check byte
 //                          words 1..7  reserved, zero
 //                          words 8..71 allocation bitmap (small chunks)
+//   [cover, ...)         cover bitmap: a bit per chunk, set for the
+//                        continuation chunks of large blocks (whole lines)
 //   [data, data+N*64K)   the chunks, data 4096-aligned
 // Persistent metadata changes go through the HeapWriter; volatile indexes
 // (free-chunk set, per-arena lists of chunks with free blocks, per-chunk
@@ -41,7 +43,8 @@ struct PersistentHeap::Header {
 };
 
 size_t PersistentHeap::min_region_size() {
-  return kHeaderBytes + align_up(kRecordBytes, 4096) + 4096 + kChunkSize;
+  return kHeaderBytes + align_up(kRecordBytes + cover_bytes(1), 4096) + 4096 +
+         kChunkSize;
 }
 
 PersistentHeap::PersistentHeap() = default;
@@ -57,7 +60,7 @@ void PersistentHeap::format(void *base, size_t len, size_t granularity) {
                  &data_offset);
   char *b = static_cast<char *>(base);
   memset(b, 0, kHeaderBytes);
-  memset(b + kHeaderBytes, 0, nchunks * kRecordBytes);
+  memset(b + kHeaderBytes, 0, nchunks * kRecordBytes + cover_bytes(nchunks));
   Header *h = reinterpret_cast<Header *>(b);
   h->magic = kMagic;
   h->version = kVersion;
@@ -105,6 +108,7 @@ bool PersistentHeap::attach(void *base, size_t len, std::string *error) {
   m.base = static_cast<char *>(base);
   m.len = len;
   m.meta = reinterpret_cast<uint64_t *>(m.base + kHeaderBytes);
+  m.cover = m.meta + nchunks * kRecordWords;
   m.data = m.base + data_offset;
   m.nchunks = uint32_t(nchunks);
   m.build_classes(h->granularity);
@@ -115,6 +119,8 @@ bool PersistentHeap::attach(void *base, size_t len, std::string *error) {
     return false;
   for (uint32_t ch = 0; ch < m.nchunks; ++ch) {
     uint64_t st = *m.state(ch);
+    if (st == 0 && m.covered(ch, m.cover[ch / 64]))
+      st = make_cont(0);
     m.hints[ch].state.store(st, std::memory_order_relaxed);
     if (st == 0) {
       m.set_free(ch);

@@ -151,10 +151,11 @@ void LogRing::spill(pool::SlotHandle &s) {
   if (target > s.floor &&
       target > ReplayFloor::durable.load(std::memory_order_relaxed))
     make_room(s, target);
-  if (s.entries != s.slot_entries)
-    memmove(s.slot_entries, s.entries, s.count * sizeof(pool::LogEntry));
+  pool::LogEntry *first = LogStage::base(s);
+  if (s.entries != first)
+    memmove(first, s.entries, s.count * sizeof(pool::LogEntry));
   s.part = 0;
-  s.entries = s.slot_entries;
+  s.entries = first;
   s.capacity = s.slot_capacity;
 }
 

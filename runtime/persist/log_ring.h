@@ -34,6 +34,7 @@
 #ifndef PTM_RUNTIME_PERSIST_LOG_RING_H
 #define PTM_RUNTIME_PERSIST_LOG_RING_H
 
+#include "runtime/persist/log_stage.h"
 #include "runtime/persist/persist.h"
 #include "runtime/pool/durability.h"
 #include "runtime/pool/pool_format.h"
@@ -102,7 +103,7 @@ struct LogRing {
                                                          unsigned p) {
     uint64_t b = pool::ring_part_begin(s.slot_capacity, p);
     s.part = uint8_t(p);
-    s.entries = s.slot_entries + b;
+    s.entries = LogStage::base(s) + b;
     s.capacity = pool::ring_part_begin(s.slot_capacity, p + 1) - b;
   }
 
@@ -113,7 +114,7 @@ struct LogRing {
   static void open(pool::SlotHandle &s) {
     ++s.gen;
     if (__builtin_expect(pool::buffered, 0)) {
-      s.entries = s.slot_entries;
+      s.entries = LogStage::base(s);
       s.capacity = s.slot_capacity;
     } else {
       begin(s);
@@ -160,15 +161,15 @@ struct LogRing {
     }
   }
 
-  // clwb of the data lines of S's last committed record, if not done.
+  // clwb of the data lines of S's last committed record, if not done (its
+  // entries as this thread wrote them: in its stage if it has one).
   static void flush_last(pool::SlotHandle &s) {
     if (!s.last_unflushed)
       return;
     s.last_unflushed = false;
-    const pool::RecordHeader &h = pool::record_header(*s.hdr, s.last_part);
-    flush_entries(s.slot_entries +
+    flush_entries(LogStage::base(s) +
                       pool::ring_part_begin(s.slot_capacity, s.last_part),
-                  h.redo_count);
+                  s.last_count);
   }
 
   // Slow path of begin: makes the floor durable at TARGET or above (see the

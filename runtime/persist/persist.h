@@ -5,6 +5,11 @@
 // latency emulation and crash simulation possible:
 //
 //   clwb(p)             write back the line holding P (counted: ptm_stats.clwb)
+//   stream_line(d, s)   write the 64-byte line S to the line D with
+//                       non-temporal stores: D goes to memory without being
+//                       read into the cache, durable at the next sfence like
+//                       a stored and written-back line (counted as a clwb:
+//                       the statistic counts lines written back)
 //   flush_range(p, n)   clwb of every line of [p, p+n)
 //   sfence()            store fence (counted: ptm_stats.sfence)
 //   fenced_by_rmw()     a locked instruction just served as the fence (no
@@ -42,6 +47,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <emmintrin.h>
 
 #ifndef PTM_EADR
 #define PTM_EADR 0
@@ -94,6 +101,37 @@ __attribute__((always_inline)) inline void clwb(const void *addr) {
     asm volatile("clflush %0" : "+m"(*const_cast<volatile char *>(p)));
   else
     return shadow_clwb(addr); // (counts what it writes back)
+  stat_add(this_thread().stats->clwb);
+  ++unfenced_lines;
+#endif
+}
+
+// The log staging's write of a record line (runtime/persist/log_stage.h):
+// DST and SRC 64-byte aligned. Streamed, the line is not read for ownership
+// (the log's lines were evicted by the clwb of their last use on CPUs whose
+// clwb evicts) and needs no clwb; the next sfence orders it like one.
+__attribute__((always_inline)) inline void stream_line(void *dst,
+                                                       const void *src) {
+#if PTM_EADR
+  memcpy(dst, src, kLineSize); // (the caches are persistent)
+  if (__builtin_expect(flush_insn == FlushInsn::Shadow, 0))
+    shadow_clwb(dst);
+#else
+  if (__builtin_expect(flush_insn == FlushInsn::Shadow, 0)) {
+    memcpy(dst, src, kLineSize);
+    return shadow_clwb(dst); // (counts what it writes back)
+  }
+  auto *d = static_cast<__m128i *>(dst);
+  const auto *v = static_cast<const __m128i *>(src);
+  __m128i a = _mm_load_si128(v), b = _mm_load_si128(v + 1),
+          c = _mm_load_si128(v + 2), e = _mm_load_si128(v + 3);
+  _mm_stream_si128(d, a);
+  _mm_stream_si128(d + 1, b);
+  _mm_stream_si128(d + 2, c);
+  _mm_stream_si128(d + 3, e);
+#if PTM_PERSIST_HOOKS
+  ptm_persist_observe_flush(dst); // (the simulator reads the line now)
+#endif
   stat_add(this_thread().stats->clwb);
   ++unfenced_lines;
 #endif

@@ -41,6 +41,7 @@
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
 #include "runtime/persist/log_ring.h"
+#include "runtime/persist/log_stage.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/persistent_undo_log.h"
 #include "runtime/persist/slot_log_index.h"
@@ -57,7 +58,11 @@ namespace ptm {
 struct PersistentRedoLog {
   static constexpr uintptr_t kChunk = pool::kLogGranularity;
 
-  static void begin(pool::SlotHandle &s) {
+  // STAGE: the records are built in the thread's stage (log_stage.h).
+  template <bool Stage = false> static void begin(pool::SlotHandle &s) {
+    if constexpr (Stage)
+      if (__builtin_expect(s.stage == nullptr, 0))
+        LogStage::attach(s);
     ++s.gen;
     s.count = 0;
     s.logged = 0;
@@ -69,7 +74,10 @@ struct PersistentRedoLog {
   // is 0, so the first entry takes the slow path of slot_records /
   // entry_for. A transaction that writes nothing touches neither the ring
   // nor the generation, and leaves nothing for the next begin to reset.
-  static void begin_ring(pool::SlotHandle &s) {
+  template <bool Stage = false> static void begin_ring(pool::SlotHandle &s) {
+    if constexpr (Stage)
+      if (__builtin_expect(s.stage == nullptr, 0))
+        LogStage::attach(s);
     if (s.capacity == 0) // (no record opened since the last reset)
       return;
     s.count = 0;
@@ -382,6 +390,7 @@ struct PersistentRedoLog {
       s.free_order = order;
     s.last_unflushed = true;
     s.last_part = s.part;
+    s.last_count = s.count;
     if (s.capacity == s.slot_capacity) // spilled over every part
       s.wide_order = order;
     s.part = uint8_t((s.part + 1) % pool::kRingParts);
@@ -436,23 +445,29 @@ private:
       return false;
     if constexpr (Ring)
       LogRing::flush_last(s);
+    // (staged: the checks in the stage, then every line streamed)
+    bool staged = s.stage != nullptr;
     for (uint64_t i = 0; i < w;) {
       pool::LogEntry &e = s.entries[i];
       switch (pool::entry_kind(e)) {
       case pool::kChunkEntry:
         e.check =
             pool::chunk_check(e.addr, e.meta, kChunk, pool::chunk_bytes(e));
-        persist::flush_range(&e, kChunk + sizeof e);
+        if (!staged)
+          persist::flush_range(&e, kChunk + sizeof e);
         i += pool::chunk_records(kChunk);
         continue;
       case pool::kPadEntry:
         break; // shares the line of the word entry before it
       default:
         e.check = pool::entry_check(e.addr, e.meta, e.data);
-        persist::clwb(&e);
+        if (!staged)
+          persist::clwb(&e);
       }
       ++i;
     }
+    if (staged)
+      LogStage::stream(s, w);
     if (!sealed)
       persist::sfence();
     pool::RecordHeader &h = pool::record_header(*s.hdr, Ring ? s.part : 0);

@@ -6,6 +6,7 @@
 #include "runtime/base/asymmetric_fence.h"
 #include "runtime/base/report.h"
 #include "runtime/persist/log_ring.h"
+#include "runtime/persist/log_stage.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/pool/commit_queue.h"
@@ -59,6 +60,7 @@ void release_slot_at_exit(void *) {
     LogRing::drain(s); // its last commit's data durable
     slot_claimed[s.index].store(0, std::memory_order_release);
   }
+  LogStage::release(s);
   s.epoch = 0;
   tls_log_index.release();
 }
@@ -302,6 +304,7 @@ static bool claim_free_slot(SlotHandle &s) {
       continue;
     s.index = i;
     s.hdr = open_view.slot(i);
+    LogStage::release(s); // (an earlier pool's: its capacity may differ)
     s.entries = s.slot_entries = open_view.entries(i);
     s.capacity = s.slot_capacity = open_view.capacity();
     // Log ring: from part 0, nothing unflushed, the slot's floors (a

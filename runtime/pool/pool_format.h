@@ -1,4 +1,4 @@
-//===- pool_format.h - the on-media layout of a pool file (v4) --*- C++ -*-===//
+//===- pool_format.h - the on-media layout of a pool file (v5) --*- C++ -*-===//
 //
 //   offset 0          PoolHeader, 4 KiB, immutable after creation, checksummed
 //   offset 4096       RootDescriptor (one cache line, changed transactionally)
@@ -26,8 +26,9 @@ namespace pool {
 
 constexpr char kMagic[8] = {'P', 'T', 'M', 'P', 'O', 'O', 'L', '\0'};
 // 2: chunk entries, heap granularity; 3: log ring (three record headers);
-// 4: multilinear entry checks (entry_check)
-constexpr uint32_t kVersion = 4;
+// 4: multilinear entry checks (entry_check); 5: heap version 2 (the cover
+// bitmap of large blocks, docs/palloc.md)
+constexpr uint32_t kVersion = 5;
 constexpr uint64_t kHeaderSize = 4096;
 constexpr uint64_t kRootOffset = 4096;
 constexpr uint64_t kSlotsOffset = 8192;

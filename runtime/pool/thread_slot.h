@@ -54,6 +54,13 @@ struct SlotHandle {
   // Log ring: the commit that freed pool memory; its blocks are settled once
   // a durable floor passes it (leave_tx_heap_work; 0: none).
   uint64_t free_order;
+  // Log staging (runtime/persist/log_stage.h): the volatile mirror of the
+  // slot's entries in which a redo library builds its records (ENTRIES
+  // points into it; nullptr: into the slot itself), and the records of the
+  // last committed one (log ring: its data lines, flushed by the next commit,
+  // are listed there).
+  LogEntry *stage;
+  uint64_t last_count;
 };
 
 extern __thread SlotHandle tls_slot;

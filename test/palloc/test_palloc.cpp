@@ -319,6 +319,102 @@ void test_exhaustion() {
   CHECK(checked(t));
 }
 
+// A large block writes its head's state word and the cover words of its
+// continuations: O(chunks/64) metadata words, for the allocation and the
+// free (docs/palloc.md, "Large blocks"). Its chunks are never handed out
+// to small blocks, an abort or a crash undoes it, and the heap is full
+// when it takes every chunk.
+void test_large() {
+  FormattedHeap heap(96 << 20);
+  PersistentHeap &h = heap.h;
+  HeapStats s0 = h.stats();
+  UndoWriter w;
+  void *small = h.allocate(100, 0, 0, w); // the first chunk: small
+  w.commit();
+  const uint64_t n = 1200; // chunks, 75 MiB
+  size_t big = size_t(n) * 65536 - 1000;
+  uint64_t words_bound = 1 + ((n - 1) + 63) / 64 + 1;
+  w.writes = 0;
+  void *p = h.allocate(big, 0, 1, w);
+  CHECK(p);
+  CHECK(w.writes <= words_bound);
+  CHECK(w.writes >= 1 + (n - 1) / 64);
+  fprintf(stderr, "  %llu chunks: %llu metadata writes (bound %llu)\n",
+          (unsigned long long)n, (unsigned long long)w.writes,
+          (unsigned long long)words_bound);
+  CHECK(checked(h));
+  CHECK_EQ(h.usable_size(p), size_t(n) * 65536);
+  CHECK_EQ(h.usable_size(static_cast<char *>(p) + 65536), 0u);
+  // Abort: the chunks are free again, a new allocation gets them.
+  w.abort();
+  CHECK(checked(h));
+  CHECK_EQ(h.stats().chunks_free, s0.chunks_free - 1);
+  void *q = h.allocate(big, 0, 1, w);
+  CHECK(q == p);
+  // A crash before the commit loses it; after, keeps it.
+  {
+    CrashCopy lost(heap.r, &w);
+    CHECK(checked(lost.h));
+    CHECK_EQ(lost.h.stats().large_blocks, 0u);
+  }
+  w.commit();
+  {
+    CrashCopy kept(heap.r);
+    CHECK(checked(kept.h));
+    CHECK_EQ(kept.h.stats().large_blocks, 1u);
+    CHECK_EQ(kept.h.stats().chunks_large, n);
+    CHECK_EQ(kept.h.usable_size(static_cast<char *>(q) + kept.delta),
+             size_t(n) * 65536);
+    // The reopened heap knows the block's chunks from its metadata alone.
+    char *klo = static_cast<char *>(q) + kept.delta;
+    char *khi = klo + size_t(n) * 65536;
+    UndoWriter kw;
+    size_t got = 0;
+    while (void *b = kept.h.allocate(8192, 0, 4, kw)) {
+      CHECK(static_cast<char *>(b) + 8192 <= klo || b >= khi);
+      ++got;
+    }
+    CHECK_EQ(got, (s0.chunks_total - n - 1) * 8);
+    CHECK(checked(kept.h));
+  }
+  // Small blocks fill every other chunk and never land in the block.
+  char *lo = static_cast<char *>(q), *hi = lo + size_t(n) * 65536;
+  std::vector<void *> smalls;
+  for (;;) {
+    void *b = h.allocate(4096, 0, 2, w);
+    if (!b)
+      break;
+    CHECK(static_cast<char *>(b) + 4096 <= lo || b >= hi);
+    smalls.push_back(b);
+  }
+  w.commit();
+  CHECK_EQ(smalls.size(), (s0.chunks_total - n - 1) * 16);
+  CHECK(h.allocate(65536, 0, 3, w) == nullptr);
+  CHECK(checked(h));
+  // Free the block: as few writes; then its chunks make the same block
+  // again (first fit), and only whole free chunks are counted free.
+  w.writes = 0;
+  h.set_reuse_gate(nullptr);
+  h.release(q, 1, w);
+  CHECK(w.writes <= words_bound);
+  w.commit();
+  CHECK(checked(h));
+  for (void *b : smalls)
+    h.release(b, 2, w);
+  w.commit();
+  CHECK(checked(h));
+  CHECK(h.stats().chunks_free >= n);
+  void *again = h.allocate(big, 0, 0, w);
+  CHECK(again == q);
+  w.commit();
+  CHECK(checked(h));
+  h.release(again, 0, w);
+  h.release(small, 0, w);
+  w.commit();
+  CHECK(checked(h));
+  CHECK_EQ(h.stats().blocks_allocated, 0u);
+}
+
 void test_abort() {
   FormattedHeap heap(16 << 20);
   PersistentHeap &h = heap.h;
@@ -579,6 +675,24 @@ void test_corrupt() {
   expect_damage(&record(chb + 2)[0], uint64_t(1) << 30, "continuation bit");
   expect_damage(&record(chb + 2)[0], ~uint64_t(0), "continuation word");
   expect_damage(&record(chb + 1)[8], 4, "bitmap bit in a large chunk");
+  // The cover bitmap follows the records: a continuation's bit cleared, a
+  // bit set for a small chunk, a free chunk, the head, past the last chunk.
+  uint64_t nch = h.stats().chunks_total;
+  uint64_t *cover = record(uint32_t(nch));
+  auto cover_bit = [&](uint64_t ch) {
+    return std::make_pair(&cover[ch / 64], uint64_t(1) << (ch % 64));
+  };
+  CHECK(*cover_bit(chb + 2).first & cover_bit(chb + 2).second);
+  expect_damage(cover_bit(chb + 2).first, cover_bit(chb + 2).second,
+                "continuation's cover bit");
+  expect_damage(cover_bit(chb).first, cover_bit(chb).second,
+                "head's cover bit");
+  expect_damage(cover_bit(cha).first, cover_bit(cha).second,
+                "small chunk's cover bit");
+  expect_damage(cover_bit(chb + 10).first, cover_bit(chb + 10).second,
+                "free chunk's cover bit");
+  expect_damage(cover_bit(nch).first, cover_bit(nch).second,
+                "cover bit past the last chunk");
   // A free chunk.
   expect_damage(&record(chb + 10)[0], uint64_t(1) << 9, "free state bit");
   expect_damage(&record(chb + 10)[8 + 5], 1, "free chunk bitmap bit");
@@ -853,6 +967,7 @@ int main(int argc, char **argv) {
                {"align", test_align},
                {"granularity", test_granularity},
                {"exhaustion", test_exhaustion},
+               {"large", test_large},
                {"abort", test_abort},
                {"crash", test_crash},
                {"reuse", test_reuse},

@@ -108,14 +108,21 @@ int main() {
     write_file(bad, v);
     expect_refused(bad, 0, -EINVAL,
                    "incompatible version: the pool has format version 3, "
-                   "this library reads version 4");
-    x.version = 5;
+                   "this library reads version 5");
+    x.version = 4; // a heap without the cover bitmap: refused
     x.checksum = header_checksum(x);
     memcpy(v.data(), &x, sizeof x);
     write_file(bad, v);
     expect_refused(bad, 0, -EINVAL,
-                   "incompatible version: the pool has format version 5, "
-                   "this library reads version 4");
+                   "incompatible version: the pool has format version 4, "
+                   "this library reads version 5");
+    x.version = 6;
+    x.checksum = header_checksum(x);
+    memcpy(v.data(), &x, sizeof x);
+    write_file(bad, v);
+    expect_refused(bad, 0, -EINVAL,
+                   "incompatible version: the pool has format version 6, "
+                   "this library reads version 5");
   }
 
   // A heap whose blocks are aligned to less than the logging granularity

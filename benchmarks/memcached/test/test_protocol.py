@@ -682,6 +682,55 @@ def test_eviction(exe, pool_dir):
         s.stop()
 
 
+def test_full_pool(exe, pool_dir, persistent):
+    """A pool that fills before -m: stores evict (or, with -M, answer
+    SERVER_ERROR out of memory), the server never dies, and after deletes
+    stores work again."""
+    if not persistent:
+        return  # an STM library's items are on the ordinary heap
+    # 20 MiB: 16 MiB of thread slots, about 4 MiB of heap, under -m 8
+    args = ("-m", "8", "-t", "2", "-I", "64k", "--pool-size", "20m")
+    value = b"f" * 1000
+    n = 6000  # ~6.5 MB of items
+    s = Server(exe, *args, pool=os.path.join(pool_dir, "full.pool"))
+    try:
+        c = s.connect()
+        replies = [c.set(f"fp{i}", value) for i in range(n)]
+        eq(replies.count(b"STORED"), n, "full pool: every store stored")
+        stats = c.stats()
+        evictions = int(stats["evictions"])
+        check(evictions > 0, "full pool: items were evicted")
+        check(int(stats["bytes"]) < 8 << 20, "full pool: before -m")
+        eq(int(stats["curr_items"]) + evictions, n,
+           "full pool: items + evictions = stored")
+        recent = c.get_multi([f"fp{i}" for i in range(n - 50, n)])
+        eq(recent, {f"fp{i}": (0, value) for i in range(n - 50, n)},
+           "full pool: the most recent items intact")
+        eq(s.proc.poll(), None, "full pool: server alive")
+    finally:
+        code, _ = s.stop()
+    eq(code, 0, "full pool: clean exit")
+    s = Server(exe, "-M", *args, pool=os.path.join(pool_dir, "fullM.pool"))
+    try:
+        c = s.connect()
+        replies = [c.set(f"fm{i}", value) for i in range(n)]
+        stored = replies.count(b"STORED")
+        errors = replies.count(b"SERVER_ERROR out of memory storing object")
+        check(stored > 1000, f"-M full pool: {stored} stored")
+        eq(stored + errors, n, "-M full pool: stored or out of memory")
+        check(errors > 0, "-M full pool: out of memory errors")
+        eq(c.stats()["evictions"], "0", "-M full pool: nothing evicted")
+        eq(c.get("fm0"), (0, value), "-M full pool: old items kept")
+        for i in range(100):
+            c.cmd(f"delete fm{i}\r\n")
+        eq(c.set("again", value), b"STORED", "-M full pool: stores after deletes")
+        eq(c.get("again"), (0, value), "-M full pool: the new item")
+        eq(s.proc.poll(), None, "-M full pool: server alive")
+    finally:
+        code, _ = s.stop()
+    eq(code, 0, "-M full pool: clean exit")
+
+
 def test_restart(exe, pool_dir):
     pool = os.path.join(pool_dir, "restart.pool")
     s = Server(exe, "-t", "2", pool=pool)
@@ -811,6 +860,8 @@ def main():
             print(log)
         print("test_eviction", flush=True)
         test_eviction(exe, d)
+        print("test_full_pool", flush=True)
+        test_full_pool(exe, d, persistent)
         print("test_restart", flush=True)
         test_restart(exe, d)
         print("test_pool_mode", flush=True)
