@@ -39,7 +39,6 @@ namespace pool {
 
 __thread SlotHandle tls_slot;
 std::atomic<uint64_t> pool_epoch{0};
-std::atomic<uint8_t> slot_active[kMaxSlots];
 HeapImpl *pool_heap;
 PoolView open_view;
 
@@ -62,6 +61,8 @@ void release_slot_at_exit(void *) {
   }
   LogStage::release(s);
   s.epoch = 0;
+  release_presence(s.presence);
+  s.presence = 0;
   tls_log_index.release();
 }
 
@@ -211,7 +212,7 @@ void leave_tx_heap_work(SlotHandle &s) {
   uint64_t wait = s.reuse_wait;
   s.frees_held = s.heap_work = false;
   s.reuse_wait = 0;
-  slot_active[s.index].store(0, std::memory_order_release);
+  presence[s.presence].inside.store(0, std::memory_order_release);
   if (wait)
     ReuseEpoch::wait(wait);
   free_passed_blocks(/*wait=*/false);
@@ -229,9 +230,7 @@ void close_pool() {
   // running ones finish.
   pool_epoch.store(0, std::memory_order_seq_cst);
   fence_heavy(); // pairs with enter_tx's fence_light
-  for (uint32_t i = 0; i < open_view.header.slot_count && i < kMaxSlots; ++i)
-    while (slot_active[i].load(std::memory_order_seq_cst))
-      sched_yield();
+  wait_until_absent();
   // Buffered durability: every commit written to the file, the file mapped
   // once again.
   if (buffered)
@@ -344,6 +343,8 @@ void claim_slot() {
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
   ensure_pool_open();
   SlotHandle &s = tls_slot;
+  if (s.presence == 0)
+    s.presence = claim_presence();
   if (claim_free_slot(s)) {
     pthread_setspecific(slot_key, &s);
     return;

@@ -17,6 +17,7 @@
 
 #include "runtime/base/asymmetric_fence.h"
 #include "runtime/pool/pool_format.h"
+#include "runtime/pool/tx_presence.h"
 
 #include <atomic>
 #include <cstdint>
@@ -37,6 +38,7 @@ struct SlotHandle {
   uint64_t logged;        // entries of the current transaction (ptm_stats)
   uint64_t epoch;         // pool epoch the slot belongs to (0: none)
   uint32_t index;
+  uint32_t presence;   // the thread's presence flag (tx_presence.h; 0: none)
   bool heap_work;      // leave_tx has work: frees to settle or a reuse wait
   bool frees_held;     // the attempt released pool memory (heap_adapter.h)
   bool flushed_blocks; // its commit flushed pool blocks it allocated
@@ -66,8 +68,6 @@ struct SlotHandle {
 extern __thread SlotHandle tls_slot;
 // Epoch of the open pool (0: no pool open); a new value at every open.
 extern std::atomic<uint64_t> pool_epoch;
-// Per slot: 1 while its thread runs a transaction.
-extern std::atomic<uint8_t> slot_active[kMaxSlots];
 
 // Claims a slot in the open pool (opening the default pool first if needed);
 // fatal if every slot is taken.
@@ -89,12 +89,13 @@ __attribute__((always_inline)) inline SlotHandle &enter_tx() {
     SlotHandle &s = thread_slot();
     // (Dekker with close_pool: store, StoreLoad fence, load; the fence is
     // asymmetric, close_pool's fence_heavy pays for it)
-    slot_active[s.index].store(1, std::memory_order_relaxed);
+    std::atomic<uint8_t> &inside = presence[s.presence].inside;
+    inside.store(1, std::memory_order_relaxed);
     fence_light();
     if (__builtin_expect(pool_epoch.load(std::memory_order_relaxed) == s.epoch,
                          1))
       return s;
-    slot_active[s.index].store(0, std::memory_order_release); // closed: retry
+    inside.store(0, std::memory_order_release); // closed: retry
   }
 }
 
@@ -104,7 +105,7 @@ void leave_tx_heap_work(SlotHandle &s) __attribute__((noinline, cold));
 __attribute__((always_inline)) inline void leave_tx(SlotHandle &s) {
   if (__builtin_expect(s.heap_work, 0))
     return leave_tx_heap_work(s);
-  slot_active[s.index].store(0, std::memory_order_release);
+  presence[s.presence].inside.store(0, std::memory_order_release);
 }
 
 } // namespace pool

@@ -7,12 +7,12 @@
 // epoch, fence, read the announcements) whose fence is asymmetric
 // (runtime/base/asymmetric_fence.h): membarrier on the closing side, a
 // compiler barrier on the transactions' side; PTM_MEMBARRIER=off makes both
-// sides seq_cst fences. Either way, here: 2 threads increment counters in the
-// pool while the main thread closes it 300 times, each while thread 0 holds a
-// transaction open; a close that missed a running transaction would return
-// while the transaction runs (its body sees the count of closes change), unmap
-// the pool under it (SIGSEGV) or lose its commit. At the end every commit the
-// threads counted is in the reopened pool.
+// sides seq_cst fences. Either way, here: 2 (or 4) threads increment counters
+// in the pool while the main thread closes it 300 times, each while thread 0
+// holds a transaction open; a close that missed a running transaction would
+// return while the transaction runs (its body sees the count of closes change),
+// unmap the pool under it (SIGSEGV) or lose its commit. At the end every commit
+// the threads counted is in the reopened pool.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +25,12 @@
 #include <thread>
 #include <vector>
 
-constexpr int kThreads = 2;
+// Worker threads: argv[1] (default 2). More workers than cores make a
+// worker more often preempted in the middle of entering the pool, e.g.
+// with a slot of the pool a close just ended, whose index a worker of the
+// reopened pool may hold (runtime/pool/tx_presence.h).
+constexpr int kMaxThreads = 4;
+static int threads_n = 2;
 constexpr int kCloses = 300;
 constexpr int kWords = 16;
 // Thread 0 keeps its transaction open across the start of a close for this
@@ -34,12 +39,12 @@ constexpr int kHoldSpins = 50000;
 
 struct Root {
   uint64_t total;
-  uint64_t per_thread[kThreads];
-  uint64_t words[kThreads][kWords];
+  uint64_t per_thread[kMaxThreads];
+  uint64_t words[kMaxThreads][kWords];
 };
 
 static Root *root;
-static std::atomic<uint64_t> commits[kThreads];
+static std::atomic<uint64_t> commits[kMaxThreads];
 static std::atomic<bool> stop{false};
 // ptm_close calls begun and returned (begun is counted before the call,
 // returned after it). A body that reads returned == begun (in that order)
@@ -91,7 +96,14 @@ static uint64_t committed() {
   return n;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  if (argc > 1) {
+    threads_n = atoi(argv[1]);
+    if (threads_n < 1 || threads_n > kMaxThreads) {
+      fprintf(stderr, "usage: %s [workers 1..%d]\n", argv[0], kMaxThreads);
+      return 2;
+    }
+  }
   const char *off = getenv("PTM_MEMBARRIER");
   long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   bool available = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED);
@@ -109,7 +121,7 @@ int main() {
   CHECK(root != nullptr);
 
   std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
+  for (int t = 0; t < threads_n; ++t)
     threads.emplace_back(worker, t);
   for (int i = 0; i < kCloses; ++i) {
     while (!holding.load())
@@ -132,14 +144,14 @@ int main() {
   CHECK_EQ(overlapped.load(), 0u);
   CHECK(held.load() > 0);
   CHECK_EQ(root->total, n);
-  for (int t = 0; t < kThreads; ++t) {
+  for (int t = 0; t < threads_n; ++t) {
     CHECK_EQ(root->per_thread[t], commits[t].load());
     for (uint64_t w : root->words[t])
       CHECK_EQ(w, root->per_thread[t]);
   }
   printf("%d closes under %d threads (%llu with a transaction held open across "
          "their start), %llu commits, all in the pool\n",
-         kCloses, kThreads, (unsigned long long)held.load(),
+         kCloses, threads_n, (unsigned long long)held.load(),
          (unsigned long long)n);
   ptm_close();
   unlink(path.c_str());

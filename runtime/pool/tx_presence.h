@@ -1,0 +1,46 @@
+//===- tx_presence.h - threads inside the pool ------------------*- C++ -*-===//
+//
+// ptm_close waits until no transaction of the process is inside the pool.
+// Each thread that runs persistent transactions owns one presence flag for
+// its whole life (claimed at its first pool slot, released at its exit):
+// 1 while it runs a transaction, 0 otherwise. The flag belongs to the
+// thread, not to its pool slot: slot indices are handed out afresh at every
+// open, so a thread still working with a slot of a closed pool (one that
+// read the old epoch just before the close) and the thread that holds the
+// same index in the reopened pool would otherwise share a flag, and the
+// first one's "closed, retry" would clear the second one's "inside".
+//
+// One flag per cache line: threads that enter and leave at every
+// transaction do not write a line another thread writes too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_POOL_TX_PRESENCE_H
+#define PTM_RUNTIME_POOL_TX_PRESENCE_H
+
+#include <atomic>
+#include <cstdint>
+
+namespace ptm {
+namespace pool {
+
+// Threads that may hold a presence flag at once.
+constexpr uint32_t kMaxPresence = 1024;
+
+struct alignas(64) PresenceFlag {
+  std::atomic<uint8_t> inside;
+};
+
+// Index 0 is never handed out: a thread without a flag has index 0.
+extern PresenceFlag presence[kMaxPresence + 1];
+
+// A free flag's index (1..kMaxPresence); fatal when every one is taken.
+uint32_t claim_presence() __attribute__((cold));
+// Gives back the flag of a thread that runs no transaction.
+void release_presence(uint32_t index);
+// Waits until no thread is inside (ptm_close, after its fence).
+void wait_until_absent();
+
+} // namespace pool
+} // namespace ptm
+
+#endif // PTM_RUNTIME_POOL_TX_PRESENCE_H
