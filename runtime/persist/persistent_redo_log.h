@@ -428,6 +428,31 @@ struct PersistentRedoLog {
   }
 
 private:
+  // Computes the check of each of the W records from E, and calls
+  // WRITTEN(entry, bytes) with each entry's extent (a pad record shares the
+  // line of the word entry before it).
+  template <class Written>
+  __attribute__((always_inline)) static void
+  seal_entries(pool::LogEntry *e, uint64_t w, Written written) {
+    for (uint64_t i = 0; i < w;) {
+      pool::LogEntry &x = e[i];
+      switch (pool::entry_kind(x)) {
+      case pool::kChunkEntry:
+        x.check =
+            pool::chunk_check(x.addr, x.meta, kChunk, pool::chunk_bytes(x));
+        written(x, kChunk + sizeof x);
+        i += pool::chunk_records(kChunk);
+        continue;
+      case pool::kPadEntry:
+        break;
+      default:
+        x.check = pool::entry_check(x.addr, x.meta, x.data);
+        written(x, sizeof x);
+      }
+      ++i;
+    }
+  }
+
   // Flush the entries, sfence, count + order + status committed, clwb,
   // sfence. False (and nothing done) when the log is empty. SEALED: no
   // sfence between the entries and the status, which says redo-sealed:
@@ -445,29 +470,16 @@ private:
       return false;
     if constexpr (Ring)
       LogRing::flush_last(s);
-    // (staged: the checks in the stage, then every line streamed)
-    bool staged = s.stage != nullptr;
-    for (uint64_t i = 0; i < w;) {
-      pool::LogEntry &e = s.entries[i];
-      switch (pool::entry_kind(e)) {
-      case pool::kChunkEntry:
-        e.check =
-            pool::chunk_check(e.addr, e.meta, kChunk, pool::chunk_bytes(e));
-        if (!staged)
-          persist::flush_range(&e, kChunk + sizeof e);
-        i += pool::chunk_records(kChunk);
-        continue;
-      case pool::kPadEntry:
-        break; // shares the line of the word entry before it
-      default:
-        e.check = pool::entry_check(e.addr, e.meta, e.data);
-        if (!staged)
-          persist::clwb(&e);
-      }
-      ++i;
-    }
-    if (staged)
+    // Staged: the checks in the stage, then every line streamed; else each
+    // entry's lines written back once its check is in.
+    if (s.stage != nullptr) {
+      seal_entries(s.entries, w, [](pool::LogEntry &, size_t) {});
       LogStage::stream(s, w);
+    } else {
+      seal_entries(s.entries, w, [](pool::LogEntry &e, size_t bytes) {
+        persist::flush_range(&e, bytes);
+      });
+    }
     if (!sealed)
       persist::sfence();
     pool::RecordHeader &h = pool::record_header(*s.hdr, Ring ? s.part : 0);
