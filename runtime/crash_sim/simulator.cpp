@@ -10,11 +10,16 @@
 #include "runtime/pool/thread_slot.h"
 
 #include <atomic>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <dirent.h>
 #include <fcntl.h>
 #include <mutex>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -27,7 +32,8 @@ namespace {
 enum class Kind : uint8_t { Clwb, Fence };
 
 struct InFlight {
-  uint64_t off; // of the line in the pool
+  uint64_t off;     // of the line in the pool
+  uint64_t version; // order of the snapshot among all of this line's
   uint32_t owner;
   char data[kLine];
 };
@@ -39,6 +45,13 @@ struct State {
   uint64_t size = 0;
   uint64_t epoch = 0;
   char *persistent = nullptr; // shadow copy: the persistent image
+  // Per line, the version of the snapshot the persistent image holds (0:
+  // the content found when tracking started). A line's write-backs reach
+  // NVM in its coherence order: a fence never makes a line older than a
+  // newer snapshot another thread already made persistent, and an older
+  // in-flight snapshot is no longer a possible content of the line.
+  std::vector<uint64_t> persistent_version;
+  uint64_t versions = 0; // snapshots taken (clwb events on pool lines)
   std::vector<InFlight> in_flight;
   Config config;
   uint64_t events = 0, clwbs = 0, fences = 0, dropped = 0;
@@ -94,6 +107,8 @@ void start_tracking(State &s, const pool::PoolView &v, uint64_t epoch) {
     fatal("crash simulator: no memory for a %llu-byte shadow of the pool",
           (unsigned long long)s.size);
   memcpy(s.persistent, s.base, s.size);
+  s.persistent_version.assign(s.size / kLine, 0);
+  s.versions = 0;
   s.in_flight.clear();
   s.tracking = true;
 }
@@ -112,10 +127,75 @@ std::string command_line() {
   return out;
 }
 
+// ---- Stopping the other threads at the crash ----
+//
+// The crashing thread holds the simulator's lock, so no other thread passes
+// a persistence event; but other threads keep storing into the pool (and a
+// driver's threads keep recording what returned) while the image is
+// composed from the live mapping. Each other thread of the process is
+// stopped by a signal whose handler never returns, so the live lines are
+// one instant's (no line is read half before and half after another
+// thread's stores) and nothing happens after the crash point.
+
+std::atomic<int> parked{0};
+
+void park(int) {
+  parked.fetch_add(1);
+  for (;;)
+    pause();
+}
+
+int freeze_signal() { return SIGRTMIN + 4; }
+
+// Signals every other thread and waits (at most ~5 s) until each one is in
+// the handler. Called before anything of the image is read; allocates
+// nothing once the first thread is stopped (it may hold malloc's lock).
+void freeze_other_threads() {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = park;
+  sigfillset(&sa.sa_mask);
+  sigaction(freeze_signal(), &sa, nullptr);
+  pid_t self = pid_t(syscall(SYS_gettid));
+  pid_t tids[256];
+  int n = 0;
+  DIR *d = opendir("/proc/self/task");
+  if (!d)
+    return;
+  while (dirent *e = readdir(d)) {
+    pid_t tid = pid_t(atoi(e->d_name));
+    if (tid > 0 && tid != self && n < 256)
+      tids[n++] = tid;
+  }
+  closedir(d);
+  int sent = 0;
+  for (int i = 0; i < n; ++i)
+    if (syscall(SYS_tgkill, getpid(), tids[i], freeze_signal()) == 0)
+      ++sent;
+  struct timespec pause_1ms = {0, 1000000};
+  for (int waited = 0; parked.load() < sent && waited < 5000; ++waited)
+    nanosleep(&pause_1ms, nullptr);
+  if (parked.load() < sent)
+    fprintf(stderr,
+            "ptm: crash-sim: warning: %d of %d other threads did not stop "
+            "(signal %d blocked?); the image may hold their later stores\n",
+            sent - parked.load(), sent, freeze_signal());
+}
+
 [[noreturn]] void crash(State &s, Kind kind) {
+  // The newest snapshot of each line that is newer than its persistent one.
   std::unordered_map<uint64_t, const char *> newest;
   for (const InFlight &f : s.in_flight)
-    newest[f.off] = f.data;
+    if (f.version > s.persistent_version[f.off / kLine])
+      newest[f.off] = f.data;
+  std::string commandline = command_line();
+  std::string mutation =
+      s.config.mutation == Mutation::Off
+          ? std::string()
+          : " PTM_CRASH_MUTATE=" +
+                std::string(mutation_name(s.config.mutation)) + ":" +
+                std::to_string(s.config.mutate_nth);
+  freeze_other_threads();
   ImageStats st;
   compose_image(s.persistent, s.base, s.size, newest, s.config.mode,
                 s.config.seed, &st);
@@ -128,7 +208,7 @@ std::string command_line() {
           "lines)\n"
           "ptm: crash-sim: reproduce (from the pool as this process found "
           "it): PTM_CRASH_AT=%llu PTM_CRASH_MODE=%s "
-          "PTM_CRASH_SEED=%llu PTM_CRASH_IMAGE=%s%s%s %s\n",
+          "PTM_CRASH_SEED=%llu PTM_CRASH_IMAGE=%s%s %s\n",
           (unsigned long long)s.config.crash_at,
           kind == Kind::Fence ? "sfence" : "clwb", mode_name(s.config.mode),
           (unsigned long long)s.config.seed, s.config.image.c_str(),
@@ -137,13 +217,7 @@ std::string command_line() {
           (unsigned long long)st.in_flight,
           (unsigned long long)s.config.crash_at, mode_name(s.config.mode),
           (unsigned long long)s.config.seed, s.config.image.c_str(),
-          s.config.mutation == Mutation::Off ? "" : " PTM_CRASH_MUTATE=",
-          s.config.mutation == Mutation::Off
-              ? ""
-              : (std::string(mutation_name(s.config.mutation)) + ":" +
-                 std::to_string(s.config.mutate_nth))
-                    .c_str(),
-          command_line().c_str());
+          mutation.c_str(), commandline.c_str());
   fflush(stderr);
   _exit(kCrashExitStatus);
 }
@@ -198,6 +272,7 @@ void observe(Kind kind, const void *addr) {
       return; // not pool memory
     InFlight f;
     f.off = a - b;
+    f.version = ++s.versions;
     f.owner = owner();
     memcpy(f.data, s.base + f.off, kLine);
     s.in_flight.push_back(f);
@@ -207,9 +282,13 @@ void observe(Kind kind, const void *addr) {
   size_t keep = 0;
   for (size_t i = 0; i < s.in_flight.size(); ++i) {
     InFlight &f = s.in_flight[i];
-    if (f.owner == me)
-      memcpy(s.persistent + f.off, f.data, kLine);
-    else
+    if (f.owner == me) {
+      uint64_t &persisted = s.persistent_version[f.off / kLine];
+      if (f.version > persisted) {
+        memcpy(s.persistent + f.off, f.data, kLine);
+        persisted = f.version;
+      }
+    } else
       s.in_flight[keep++] = f;
   }
   s.in_flight.resize(keep);

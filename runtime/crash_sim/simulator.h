@@ -4,15 +4,19 @@
 // library (compiled with PTM_PERSIST_HOOKS=1; the normal libraries carry
 // none of it). Every clwb and sfence of runtime/persist/persist.h is an event:
 //
-//   clwb(line)   records the line's content now as "in flight"
-//   sfence()     makes the calling thread's in-flight lines persistent
+//   clwb(line)   records the line's content now as "in flight" (a snapshot,
+//                numbered: a line's snapshots reach NVM in that order)
+//   sfence()     makes the calling thread's in-flight lines persistent,
+//                unless another thread already made a newer snapshot of
+//                the line persistent
 //
 // The persistent image starts as the pool's content at its first event after
 // it is mapped (the last state a clean run left). A crash at event N (just
 // before it takes effect) writes a pool file made of the persistent lines
 // plus none, all or a seeded random subset of the dirty and in-flight lines
 // (crash_sim/image.h), prints what it did and how to reproduce it, and ends
-// the process with kCrashExitStatus. Events are counted only while a pool is
+// the process with kCrashExitStatus; the process's other threads are
+// stopped before the image is read. Events are counted only while a pool is
 // open; settings: crash_sim/config.h and docs/crash_simulator.md.
 //
 //===----------------------------------------------------------------------===//

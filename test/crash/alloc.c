@@ -3,7 +3,8 @@
  * blocks; operation i frees the block in slot a(i) (if any) and puts a new
  * block of 16..520 bytes there, filled with a pattern of i, and frees the
  * block in slot b(i). Invariants: every slot holds exactly the block of the
- * operation the first `done` operations leave there (size, stamp, pattern),
+ * operation the first `done` operations of the commit order leave there
+ * (size, stamp, pattern),
  * no two live blocks overlap (no double allocation), and the heap holds
  * exactly the live blocks (no leak), and `ptm-pool check` finds it sound.
  */
@@ -31,11 +32,12 @@ static uint64_t block_size(uint64_t seed, uint64_t i) {
 
 static void alloc_init(void *p, uint64_t seed) { (void)p, (void)seed; }
 
-static void alloc_op(void *p, uint64_t i, uint64_t seed) {
+static uint64_t alloc_op(void *p, uint64_t i, uint64_t seed) {
   struct alloc_root *r = p;
   unsigned a = (unsigned)(op_rand(seed, i, 0) % ALLOC_SLOTS);
   unsigned b = (unsigned)(op_rand(seed, i, 1) % ALLOC_SLOTS);
   uint64_t size = block_size(seed, i);
+  uint64_t position = 0;
   PTM_BEGIN();
   ptm_free(r->block[a]);
   uint64_t *blk = ptm_malloc(size);
@@ -50,15 +52,20 @@ static void alloc_op(void *p, uint64_t i, uint64_t seed) {
     ptm_free(r->block[b]);
     r->block[b] = NULL;
   }
-  r->done++;
+  position = r->done;
+  r->done = position + 1;
   PTM_END();
+  return position;
 }
 
-/* Stamp of each slot's block after DONE operations (UINT64_MAX: empty). */
-static void alloc_model(uint64_t done, uint64_t seed, uint64_t *stamp) {
+/* Stamp of each slot's block after the operations ORDER[0..DONE-1]
+ * (UINT64_MAX: empty). */
+static void alloc_model(const uint64_t *order, uint64_t done, uint64_t seed,
+                        uint64_t *stamp) {
   for (int s = 0; s < ALLOC_SLOTS; s++)
     stamp[s] = UINT64_MAX;
-  for (uint64_t i = 0; i < done; i++) {
+  for (uint64_t j = 0; j < done; j++) {
+    uint64_t i = order[j];
     unsigned a = (unsigned)(op_rand(seed, i, 0) % ALLOC_SLOTS);
     unsigned b = (unsigned)(op_rand(seed, i, 1) % ALLOC_SLOTS);
     stamp[a] = i;
@@ -67,11 +74,11 @@ static void alloc_model(uint64_t done, uint64_t seed, uint64_t *stamp) {
   }
 }
 
-static int alloc_check(const void *p, uint64_t done, uint64_t seed, char *why,
-                       size_t n) {
+static int alloc_check(const void *p, const uint64_t *order, uint64_t done,
+                       uint64_t seed, char *why, size_t n) {
   const struct alloc_root *r = p;
   uint64_t stamp[ALLOC_SLOTS];
-  alloc_model(done, seed, stamp);
+  alloc_model(order, done, seed, stamp);
   for (int s = 0; s < ALLOC_SLOTS; s++) {
     const uint64_t *blk = r->block[s];
     if (stamp[s] == UINT64_MAX) {
@@ -114,8 +121,7 @@ static int alloc_check(const void *p, uint64_t done, uint64_t seed, char *why,
   return 0;
 }
 
-static long alloc_blocks(const void *p, uint64_t done, uint64_t seed) {
-  (void)done, (void)seed;
+static long alloc_blocks(const void *p) {
   const struct alloc_root *r = p;
   long blocks = 1;
   for (int s = 0; s < ALLOC_SLOTS; s++)

@@ -7,7 +7,8 @@
  * never freed). Invariants: every node holds sorted keys within its parent's
  * separators, internal nodes have n+1 children, all leaves are at the same
  * depth and chained in key order, the key/value pairs are exactly those of
- * the first `done` operations, and the heap holds exactly the nodes.
+ * the first `done` operations of the commit order, and the heap holds
+ * exactly the nodes.
  */
 #include "workload.h"
 
@@ -137,15 +138,18 @@ static int bt_delete(struct bt_root *r, uint64_t key) {
 
 static void btree_init(void *p, uint64_t seed) { (void)p, (void)seed; }
 
-static void btree_op(void *p, uint64_t i, uint64_t seed) {
+static uint64_t btree_op(void *p, uint64_t i, uint64_t seed) {
   struct bt_root *r = p;
   uint64_t key = op_rand(seed, i, 0) % BT_KEYS;
   uint64_t value = i * 1000 + key;
+  uint64_t position = 0;
   PTM_BEGIN();
   if (!bt_delete(r, key))
     bt_insert(r, key, value);
-  r->done++;
+  position = r->done;
+  r->done = position + 1;
   PTM_END();
+  return position;
 }
 
 /* ---- checker (plain reads, after recovery) ---- */
@@ -216,24 +220,26 @@ static int bt_walk(struct bt_walk *w, const struct bt_node *x, int depth,
   return 0;
 }
 
-static void btree_model(uint64_t done, uint64_t seed, uint64_t *model) {
+static void btree_model(const uint64_t *order, uint64_t done, uint64_t seed,
+                        uint64_t *model) {
   for (int k = 0; k < BT_KEYS; k++)
     model[k] = UINT64_MAX;
-  for (uint64_t i = 0; i < done; i++) {
+  for (uint64_t j = 0; j < done; j++) {
+    uint64_t i = order[j];
     uint64_t key = op_rand(seed, i, 0) % BT_KEYS;
     model[key] = model[key] == UINT64_MAX ? i * 1000 + key : UINT64_MAX;
   }
 }
 
-static int btree_check(const void *p, uint64_t done, uint64_t seed, char *why,
-                       size_t n) {
+static int btree_check(const void *p, const uint64_t *order, uint64_t done,
+                       uint64_t seed, char *why, size_t n) {
   const struct bt_root *r = p;
   static struct bt_walk w;
   memset(&w, 0, sizeof w);
   w.why = why;
   w.n = n;
   w.leaf_depth = -1;
-  btree_model(done, seed, w.model);
+  btree_model(order, done, seed, w.model);
   if (r->top) {
     if (bt_walk(&w, r->top, 0, 0, UINT64_MAX))
       return 1;
@@ -264,8 +270,7 @@ static long bt_count(const struct bt_node *x) {
 }
 
 /* Called after btree_check passed: the tree is sound. */
-static long btree_blocks(const void *p, uint64_t done, uint64_t seed) {
-  (void)done, (void)seed;
+static long btree_blocks(const void *p) {
   const struct bt_root *r = p;
   return 1 + (r->top ? bt_count(r->top) : 0);
 }

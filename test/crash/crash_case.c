@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <ptm.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,16 +22,21 @@
 uint64_t ptm_crash_sim_events(void);
 int ptm_crash_sim_heap(uint64_t *blocks, char *why, size_t n);
 
-/* What children report back (a shared anonymous mapping). */
+/* What children report back (a shared anonymous mapping, made by the
+ * driver before its first fork). */
 struct shared {
-  uint64_t acked;  /* operations whose transaction returned */
   uint64_t events; /* persistence events of a finished run */
+  /* position[i]: 1 + the commit position operation i's transaction
+   * returned, stored by its thread once it returned (the operation is then
+   * acknowledged); 0 while it has not returned. */
+  uint64_t position[];
 };
 
-static struct shared *shared_page(void) {
+static struct shared *shared_page_of(uint64_t ops) {
   static struct shared *s;
   if (!s) {
-    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+    size_t size = sizeof *s + ops * sizeof s->position[0];
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
       perror("crash test: mmap");
@@ -40,6 +46,8 @@ static struct shared *shared_page(void) {
   }
   return s;
 }
+
+static struct shared *shared_page(void) { return shared_page_of(0); }
 
 static void path_in(const struct case_env *e, const char *name, char *buf,
                     size_t n) {
@@ -146,19 +154,57 @@ struct run_arg {
   const char *image;
 };
 
+struct worker {
+  const struct case_env *e;
+  void *root;
+  unsigned t;
+  pthread_barrier_t *start;
+};
+
+/* Thread W->t: operations t, t + threads, ...; records each one's commit
+ * position once its transaction returned. */
+static void *run_worker(void *p) {
+  const struct worker *w = p;
+  const struct case_env *e = w->e;
+  struct shared *s = shared_page();
+  if (w->start)
+    pthread_barrier_wait(w->start);
+  for (uint64_t i = w->t; i < e->ops; i += e->threads) {
+    uint64_t position = e->w->op(w->root, i, e->op_seed);
+    __atomic_store_n(&s->position[i], position + 1, __ATOMIC_RELEASE);
+  }
+  return NULL;
+}
+
 static void child_run(const struct case_env *e, const void *p) {
   const struct run_arg *a = p;
   set_crash_env(e, a->at, a->mode, a->seed, a->image);
   struct shared *s = shared_page();
-  s->acked = 0;
+  memset(s->position, 0, e->ops * sizeof s->position[0]);
   if (ptm_open(a->pool, 0) != 0)
     _exit(3);
   void *root = ptm_root(0);
   if (!root)
     _exit(3);
-  for (uint64_t i = 0; i < e->ops; i++) {
-    e->w->op(root, i, e->op_seed);
-    s->acked = i + 1;
+  if (e->threads <= 1) {
+    /* in this thread: the events of a serial run are deterministic */
+    struct worker w = {e, root, 0, NULL};
+    run_worker(&w);
+  } else {
+    pthread_t tid[CASE_MAX_THREADS];
+    struct worker w[CASE_MAX_THREADS];
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, e->threads);
+    for (unsigned t = 0; t < e->threads; t++) {
+      w[t] = (struct worker){e, root, t, &start};
+      if (pthread_create(&tid[t], NULL, run_worker, &w[t]) != 0) {
+        fprintf(stderr, "crash test: cannot start thread %u\n", t);
+        _exit(3);
+      }
+    }
+    for (unsigned t = 0; t < e->threads; t++)
+      pthread_join(tid[t], NULL);
+    pthread_barrier_destroy(&start);
   }
   s->events = ptm_crash_sim_events();
   ptm_close();
@@ -172,10 +218,152 @@ static void child_recover(const struct case_env *e, const void *p) {
   _exit(rc == 0 ? 0 : 2);
 }
 
+/* The commit-order check. ORDER[0..DONE-1] holds the acknowledged
+ * operations at the positions they returned and UINT64_MAX in HOLES[0..NH-1];
+ * a hole is the position of an operation that committed but had not
+ * returned: one of the in-flight operations CAND[0..NC-1] (at most one per
+ * thread; CAND_AFTER[c] is the last position its thread returned, +1, or
+ * 0), placed after its thread's acknowledged ones. Tries every placement;
+ * 0 as soon as the workload's check accepts one, else 1 with the first
+ * placement's failure in WHY. */
+struct order_search {
+  const struct case_env *e;
+  const uint64_t *root;
+  uint64_t *order, done;
+  const uint64_t *holes;
+  uint64_t nh;
+  const uint64_t *cand, *cand_after;
+  uint64_t nc;
+  int used[CASE_MAX_THREADS];
+  int tried;
+  char *why;
+  size_t n;
+};
+
+static int place_holes(struct order_search *s, uint64_t h) {
+  if (h == s->nh) {
+    char why[512];
+    if (s->e->w->check(s->root, s->order, s->done, s->e->op_seed, why,
+                       sizeof why) == 0)
+      return 0;
+    if (!s->tried++)
+      snprintf(s->why, s->n, "%s", why);
+    /* check.log: every placement tried, with the commit order it gives */
+    fprintf(stderr, "  commit order tried (%s):", why);
+    for (uint64_t k = 0; k < s->done; k++)
+      fprintf(stderr, " %llu", (unsigned long long)s->order[k]);
+    fprintf(stderr, "\n");
+    return 1;
+  }
+  for (uint64_t c = 0; c < s->nc; c++) {
+    if (s->used[c] || s->holes[h] < s->cand_after[c])
+      continue;
+    s->used[c] = 1;
+    s->order[s->holes[h]] = s->cand[c];
+    int rc = place_holes(s, h + 1);
+    s->used[c] = 0;
+    if (rc == 0)
+      return 0;
+  }
+  s->order[s->holes[h]] = UINT64_MAX;
+  return 1;
+}
+
+/* 0 if the recovered ROOT (DONE operations) is the state after a prefix of
+ * the commit order that holds every acknowledged operation; else 1 with
+ * the reason in WHY. */
+static int check_commit_order(const struct case_env *e, const uint64_t *root,
+                              uint64_t done, char *why, size_t n) {
+  const uint64_t *position = shared_page()->position;
+  if (done > e->ops) {
+    snprintf(why, n,
+             "durability: the pool holds %llu operations, the run has "
+             "%llu",
+             (unsigned long long)done, (unsigned long long)e->ops);
+    return 1;
+  }
+  uint64_t *order = malloc((done + 1) * sizeof *order);
+  uint64_t *holes = malloc((done + 1) * sizeof *holes);
+  if (!order || !holes) {
+    snprintf(why, n, "crash test: no memory");
+    return 1;
+  }
+  for (uint64_t k = 0; k < done; k++)
+    order[k] = UINT64_MAX;
+  uint64_t cand[CASE_MAX_THREADS], cand_after[CASE_MAX_THREADS], nc = 0;
+  uint64_t acked = 0;
+  int rc = 0;
+  for (unsigned t = 0; t < e->threads && !rc; t++) {
+    uint64_t after = 0;
+    uint64_t i = t;
+    for (; i < e->ops && position[i]; i += e->threads) {
+      uint64_t k = position[i] - 1;
+      acked++;
+      if (k >= done) {
+        snprintf(why, n,
+                 "durability: operation %llu (thread %u) returned at commit "
+                 "position %llu, the pool holds %llu operations",
+                 (unsigned long long)i, t, (unsigned long long)k,
+                 (unsigned long long)done);
+        rc = 1;
+        break;
+      }
+      if (order[k] != UINT64_MAX) {
+        snprintf(why, n,
+                 "operations %llu and %llu both returned commit position "
+                 "%llu (the transactions were not serialized)",
+                 (unsigned long long)order[k], (unsigned long long)i,
+                 (unsigned long long)k);
+        rc = 1;
+        break;
+      }
+      if (k + 1 <= after) {
+        snprintf(why, n,
+                 "operation %llu (thread %u) returned commit position %llu, "
+                 "before that of the thread's previous operation (%llu)",
+                 (unsigned long long)i, t, (unsigned long long)k,
+                 (unsigned long long)(after - 1));
+        rc = 1;
+        break;
+      }
+      order[k] = i;
+      after = k + 1;
+    }
+    if (!rc && i < e->ops) { /* its next operation: in flight */
+      cand[nc] = i;
+      cand_after[nc++] = after;
+    }
+  }
+  uint64_t nh = 0;
+  for (uint64_t k = 0; k < done && !rc; k++)
+    if (order[k] == UINT64_MAX)
+      holes[nh++] = k;
+  if (!rc && nh > nc) {
+    snprintf(why, n,
+             "durability: the pool holds %llu operations, %llu were "
+             "acknowledged before the crash and %llu more were in flight",
+             (unsigned long long)done, (unsigned long long)acked,
+             (unsigned long long)nc);
+    rc = 1;
+  }
+  if (!rc) {
+    struct order_search s = {e,          root, order, done, holes, nh, cand,
+                             cand_after, nc,   {0},   0,    why,   n};
+    rc = place_holes(&s, 0);
+    if (rc && !s.tried)
+      snprintf(why, n,
+               "durability: no in-flight operation can take commit "
+               "position(s) %llu.. of the %llu the pool holds (each thread's "
+               "operations commit in its program order)",
+               (unsigned long long)holes[0], (unsigned long long)done);
+  }
+  free(order);
+  free(holes);
+  return rc;
+}
+
 struct check_arg {
   const char *pool;
-  int crashed;
-  uint64_t acked;
 };
 
 static void child_check(const struct case_env *e, const void *p) {
@@ -190,21 +378,12 @@ static void child_check(const struct case_env *e, const void *p) {
     fprintf(stderr, "the recovered pool has no root object\n");
     _exit(1);
   }
-  uint64_t done = root[0];
-  if (a->crashed ? (done < a->acked || done > a->acked + 1) : done != e->ops) {
-    fprintf(stderr,
-            "durability: the pool holds %llu operations, %llu were "
-            "acknowledged%s\n",
-            (unsigned long long)done, (unsigned long long)a->acked,
-            a->crashed ? " before the crash (one more may be in flight)" : "");
-    _exit(1);
-  }
-  char why[512];
-  if (e->w->check(root, done, e->op_seed, why, sizeof why)) {
+  char why[1024];
+  if (check_commit_order(e, root, root[0], why, sizeof why)) {
     fprintf(stderr, "%s\n", why);
     _exit(1);
   }
-  long expected = e->w->expected_blocks(root, done, e->op_seed);
+  long expected = e->w->expected_blocks(root);
   uint64_t blocks = 0;
   if (ptm_crash_sim_heap(&blocks, why, sizeof why) != 0) {
     fprintf(stderr, "%s\n", why);
@@ -251,9 +430,10 @@ static void first_line(const char *log, char *buf, size_t n) {
   if (!f)
     return;
   char line[512];
-  /* the last line that is not the simulator's own report */
+  /* the first line that is not the simulator's own report nor an indented
+   * detail (the commit orders a check tried) */
   while (fgets(line, sizeof line, f))
-    if (strncmp(line, "ptm: crash-sim:", 15) != 0) {
+    if (strncmp(line, "ptm: crash-sim:", 15) != 0 && line[0] != ' ') {
       line[strcspn(line, "\n")] = '\0';
       snprintf(buf, n, "%s", line);
       break;
@@ -278,8 +458,11 @@ static void child_init(const struct case_env *e, const void *p) {
 }
 
 int make_base_pool(const struct case_env *e, char *path, size_t n) {
-  char log[4096];
+  char log[4096], slots[16];
+  shared_page_of(e->ops); /* before the first fork */
   path_in(e, "base.pool", path, n);
+  /* a thread slot per thread, at least the 2 of the serial tests */
+  snprintf(slots, sizeof slots, "%u", e->threads > 2 ? e->threads : 2);
   path_in(e, "init.log", log, sizeof log);
   unlink(path);
   if (e->pool_tool) {
@@ -291,7 +474,7 @@ int make_base_pool(const struct case_env *e, char *path, size_t n) {
         dup2(fd, 2);
       }
       /* a small pool: 2 thread slots of 64 KiB, a 4 MiB file */
-      execl(e->pool_tool, e->pool_tool, "create", path, "4M", "--slots", "2",
+      execl(e->pool_tool, e->pool_tool, "create", path, "4M", "--slots", slots,
             "--slot-size", "64K", (char *)NULL);
       _exit(127);
     }
@@ -369,7 +552,6 @@ enum case_result run_case(const struct case_env *e, const struct crash_point *p,
              " (the run ended with status %d; %s)", rc, log);
     return CASE_HARNESS_ERROR;
   }
-  uint64_t acked = shared_page()->acked;
   const char *checked = image;
   if (p->recovery_at) {
     unlink(image2);
@@ -388,7 +570,7 @@ enum case_result run_case(const struct case_env *e, const struct crash_point *p,
   }
   if (p->recovery_events && !p->recovery_at)
     *p->recovery_events = count_recovery_events(e, image);
-  struct check_arg c = {checked, 1, acked};
+  struct check_arg c = {checked};
   rc = in_child(child_check, e, &c, clog);
   if (rc != 0) {
     first_line(clog, why, n);
@@ -426,6 +608,8 @@ void reproduce_command(const struct case_env *e, const char *argv0,
                   (unsigned long long)p->recovery_at);
   if (e->mutate && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --mutate %s", e->mutate);
+  if (e->threads > 1 && k > 0 && (size_t)k < n)
+    k += snprintf(buf + k, n - (size_t)k, " --threads %u", e->threads);
   if (e->pool_tool && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --pool-tool %s", e->pool_tool);
   if (k > 0 && (size_t)k < n)

@@ -7,6 +7,14 @@
  *   durability (acknowledged operations present), and the heap with
  *   (its check, and its block count against the reachable blocks: no leak),
  *   plus `ptm-pool check` for workloads that ask for it.
+ *
+ * With THREADS > 1 the run's operations are dealt round robin to that many
+ * threads (thread t runs operations t, t + THREADS, ...). Each thread
+ * records, in memory shared with the driver, the commit position each of
+ * its operations returned (the value of root->done its transaction read);
+ * the check accepts the recovered state iff it is the state after a prefix
+ * of the commit order that holds every acknowledged operation, the holes in
+ * that prefix being operations that were in flight (docs/crash_simulator.md).
  */
 #ifndef PTM_TEST_CRASH_CASE_H
 #define PTM_TEST_CRASH_CASE_H
@@ -23,7 +31,10 @@ struct case_env {
   const char *pool_tool; /* ptm-pool (small pools, tool check), or NULL */
   uint64_t ops, op_seed;
   const char *mutate; /* PTM_CRASH_MUTATE, or NULL */
+  unsigned threads;   /* 1..CASE_MAX_THREADS */
 };
+
+#define CASE_MAX_THREADS 8
 
 struct crash_point {
   uint64_t at;          /* event of the run (0: no crash) */

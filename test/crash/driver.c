@@ -18,6 +18,10 @@
  *   --dir DIR         work directory (default .)
  *   --pool-tool PATH  ptm-pool: small pools, heap check and leak check
  *   --mutate SPEC     PTM_CRASH_MUTATE for the runs (drop-fence:K, drop-clwb:K)
+ *   --threads T       count, sweep, case: run the operations on T threads
+ *                     (1..8, default 1; thread t runs operations t, t + T,
+ *                     ...) and check the recovered state against the commit
+ *                     order (docs/crash_simulator.md)
  * sweep only:
  *   --points all|K    every event of the run, or K of them (spread, seeded)
  *   --modes LIST      comma-separated from none,all,random (default all three)
@@ -49,7 +53,7 @@ static const struct workload *const workloads[] = {
 
 struct options {
   const char *command, *workload;
-  uint64_t ops, op_seed, points, seeds, recovery, sample_seed;
+  uint64_t ops, op_seed, points, seeds, recovery, sample_seed, threads;
   int all_points, all_recovery, expect_violations;
   uint64_t at, seed, recovery_at;
   const char *mode, *modes, *dir, *pool_tool, *mutate, *pool;
@@ -59,7 +63,7 @@ static void usage(const char *argv0) {
   fprintf(stderr,
           "usage: %s count|sweep|case|init|run|check WORKLOAD [--pool PATH] "
           "[--ops N] [--op-seed S] "
-          "[--dir DIR] [--pool-tool PATH] [--mutate SPEC]\n"
+          "[--dir DIR] [--pool-tool PATH] [--mutate SPEC] [--threads T]\n"
           "  sweep: [--points all|K] [--modes none,all,random] [--seeds K] "
           "[--recovery all|K] [--sample-seed S] [--expect-violations]\n"
           "  case:  --at N [--mode none|all|random] [--seed S] "
@@ -107,7 +111,14 @@ static void parse(int argc, char **argv, struct options *o) {
       o->pool_tool = v;
     else if (!strcmp(a, "--mutate"))
       o->mutate = v;
-    else if (!strcmp(a, "--points")) {
+    else if (!strcmp(a, "--threads")) {
+      o->threads = number(argv[0], a, v);
+      if (o->threads < 1 || o->threads > CASE_MAX_THREADS) {
+        fprintf(stderr, "%s: --threads needs 1..%d, not '%s'\n", argv[0],
+                CASE_MAX_THREADS, v);
+        exit(2);
+      }
+    } else if (!strcmp(a, "--points")) {
       o->all_points = !strcmp(v, "all");
       if (!o->all_points)
         o->points = number(argv[0], a, v);
@@ -247,13 +258,13 @@ static int sweep(const struct case_env *e, const struct options *o,
       }
     }
   }
-  printf("SUMMARY lib=%s workload=%s ops=%llu events=%lld points=%llu "
-         "cases=%llu images=%llu recovered=%llu violations=%llu "
+  printf("SUMMARY lib=%s workload=%s threads=%u ops=%llu events=%lld "
+         "points=%llu cases=%llu images=%llu recovered=%llu violations=%llu "
          "recovery_crashes=%llu not_reached=%llu errors=%llu mutate=%s\n",
-         e->lib, e->w->name, (unsigned long long)e->ops, (long long)events,
-         (unsigned long long)t.points, (unsigned long long)t.cases,
-         (unsigned long long)t.images, (unsigned long long)t.recovered,
-         (unsigned long long)t.violations,
+         e->lib, e->w->name, e->threads, (unsigned long long)e->ops,
+         (long long)events, (unsigned long long)t.points,
+         (unsigned long long)t.cases, (unsigned long long)t.images,
+         (unsigned long long)t.recovered, (unsigned long long)t.violations,
          (unsigned long long)t.recovery_crashes,
          (unsigned long long)t.not_reached, (unsigned long long)t.errors,
          e->mutate ? e->mutate : "none");
@@ -274,6 +285,14 @@ static int direct(const struct workload *w, const struct options *o) {
     fprintf(stderr, "%s needs --pool PATH\n", o->command);
     return 2;
   }
+  if (o->threads > 1) {
+    /* check needs the commit order, which only count/sweep/case record */
+    fprintf(stderr,
+            "%s runs in one thread: --threads is for count, sweep and "
+            "case\n",
+            o->command);
+    return 2;
+  }
   int init = !strcmp(o->command, "init");
   struct stat st;
   int exists = stat(o->pool, &st) == 0;
@@ -290,7 +309,14 @@ static int direct(const struct workload *w, const struct options *o) {
   } else {
     char why[512];
     uint64_t done = *(const uint64_t *)root;
-    if (w->check(root, done, o->op_seed, why, sizeof why)) {
+    uint64_t *order = malloc((done + 1) * sizeof *order);
+    if (!order)
+      return 1;
+    for (uint64_t k = 0; k < done; k++)
+      order[k] = k; /* a serial run */
+    int bad = w->check(root, order, done, o->op_seed, why, sizeof why);
+    free(order);
+    if (bad) {
       printf("VIOLATION after %llu operations: %s\n", (unsigned long long)done,
              why);
       return 1;
@@ -308,6 +334,7 @@ int main(int argc, char **argv) {
   o.op_seed = 1;
   o.seeds = 1;
   o.sample_seed = 1;
+  o.threads = 1;
   o.all_points = 1;
   o.mode = "none";
   o.modes = "none,all,random";
@@ -332,16 +359,17 @@ int main(int argc, char **argv) {
     return direct(w, &o);
   make_dirs(o.dir);
   char base[4096];
-  struct case_env e = {w,           ptm_algorithm(), o.dir,     base,
-                       o.pool_tool, o.ops,           o.op_seed, o.mutate};
+  struct case_env e = {w,         ptm_algorithm(), o.dir,
+                       base,      o.pool_tool,     o.ops,
+                       o.op_seed, o.mutate,        (unsigned)o.threads};
   if (make_base_pool(&e, base, sizeof base) != 0)
     return 1;
   int64_t events = count_run_events(&e);
   if (events < 0)
     return 1;
   if (!strcmp(o.command, "count")) {
-    printf("lib=%s workload=%s ops=%llu events=%lld\n", e.lib, w->name,
-           (unsigned long long)o.ops, (long long)events);
+    printf("lib=%s workload=%s threads=%u ops=%llu events=%lld\n", e.lib,
+           w->name, e.threads, (unsigned long long)o.ops, (long long)events);
     return 0;
   }
   if (!strcmp(o.command, "sweep"))
@@ -359,10 +387,10 @@ int main(int argc, char **argv) {
   static const char *names[] = {"recovered, invariants hold",
                                 "not reached (the run has fewer events)",
                                 "VIOLATION", "ERROR"};
-  printf("lib=%s workload=%s at=%llu (of %lld) mode=%s seed=%llu "
+  printf("lib=%s workload=%s threads=%u at=%llu (of %lld) mode=%s seed=%llu "
          "recovery_at=%llu: %s%s%s\n",
-         e.lib, w->name, (unsigned long long)o.at, (long long)events, o.mode,
-         (unsigned long long)o.seed, (unsigned long long)o.recovery_at,
+         e.lib, w->name, e.threads, (unsigned long long)o.at, (long long)events,
+         o.mode, (unsigned long long)o.seed, (unsigned long long)o.recovery_at,
          names[r], why[0] ? ": " : "", why);
   printf("logs and pools: %s (run.log, recovery.log, check.log, tool.log)\n",
          o.dir);

@@ -2,8 +2,9 @@
  * list.c - crash workload: a sorted persistent linked list of keys 0..31.
  * Operation i toggles key k(i): inserts a new node (ptm_malloc) if absent,
  * unlinks and frees it if present. Invariants: the list is acyclic and
- * strictly increasing, holds exactly the keys of the first `done` operations,
- * and the heap holds exactly its nodes (no leaked or doubly used block).
+ * strictly increasing, holds exactly the keys (and inserting operations) of
+ * the first `done` operations of the commit order, and the heap holds
+ * exactly its nodes (no leaked or doubly used block).
  */
 #include "workload.h"
 
@@ -25,9 +26,10 @@ struct list_root {
 
 static void list_init(void *p, uint64_t seed) { (void)p, (void)seed; }
 
-static void list_op(void *p, uint64_t i, uint64_t seed) {
+static uint64_t list_op(void *p, uint64_t i, uint64_t seed) {
   struct list_root *r = p;
   uint64_t key = op_rand(seed, i, 0) % LIST_KEYS;
+  uint64_t position = 0;
   PTM_BEGIN();
   struct list_node **link = &r->head;
   while (*link && (*link)->key < key)
@@ -45,25 +47,30 @@ static void list_op(void *p, uint64_t i, uint64_t seed) {
     n->next = cur;
     *link = n;
   }
-  r->done++;
+  position = r->done;
+  r->done = position + 1;
   PTM_END();
+  return position;
 }
 
-/* Stamp of each present key after DONE operations (UINT64_MAX: absent). */
-static void list_model(uint64_t done, uint64_t seed, uint64_t *stamp) {
+/* Stamp of each present key after the operations ORDER[0..DONE-1]
+ * (UINT64_MAX: absent). */
+static void list_model(const uint64_t *order, uint64_t done, uint64_t seed,
+                       uint64_t *stamp) {
   for (int k = 0; k < LIST_KEYS; k++)
     stamp[k] = UINT64_MAX;
-  for (uint64_t i = 0; i < done; i++) {
+  for (uint64_t j = 0; j < done; j++) {
+    uint64_t i = order[j];
     uint64_t key = op_rand(seed, i, 0) % LIST_KEYS;
     stamp[key] = stamp[key] == UINT64_MAX ? i : UINT64_MAX;
   }
 }
 
-static int list_check(const void *p, uint64_t done, uint64_t seed, char *why,
-                      size_t n) {
+static int list_check(const void *p, const uint64_t *order, uint64_t done,
+                      uint64_t seed, char *why, size_t n) {
   const struct list_root *r = p;
   uint64_t stamp[LIST_KEYS];
-  list_model(done, seed, stamp);
+  list_model(order, done, seed, stamp);
   int steps = 0;
   uint64_t prev = 0;
   int first = 1;
@@ -102,8 +109,7 @@ static int list_check(const void *p, uint64_t done, uint64_t seed, char *why,
   return 0;
 }
 
-static long list_blocks(const void *p, uint64_t done, uint64_t seed) {
-  (void)done, (void)seed;
+static long list_blocks(const void *p) {
   long blocks = 1;
   for (const struct list_node *c = ((const struct list_root *)p)->head; c;
        c = c->next)

@@ -3,10 +3,14 @@
  * effects are a pure function of (seed, op index), and a checker.
  *
  * Every workload's root object starts with `uint64_t done`, the number of
- * operations committed, incremented inside each operation's transaction: after
- * recovery the data must be exactly the state after the first `done`
- * operations (nothing half-applied, nothing lost beyond the acknowledged
- * ones, which the driver checks against `done`).
+ * operations committed, read and incremented inside each operation's
+ * transaction: the value an operation reads is its position in the commit
+ * order (every transaction writes `done`, so two of them never commit with
+ * the same value). After recovery the data must be exactly the state after
+ * the operations ORDER[0..done-1] applied in that order (nothing
+ * half-applied, nothing invented); the driver builds ORDER from the
+ * positions the threads recorded and checks that every acknowledged
+ * operation is in it (docs/crash_simulator.md).
  */
 #ifndef PTM_TEST_CRASH_WORKLOAD_H
 #define PTM_TEST_CRASH_WORKLOAD_H
@@ -21,15 +25,19 @@ struct workload {
   size_t root_size;
   /* Fills a fresh root (transactions of its own). */
   void (*init)(void *root, uint64_t seed);
-  /* Operation I: one transaction that also increments root->done. */
-  void (*op)(void *root, uint64_t i, uint64_t seed);
-  /* 0 if ROOT holds exactly the state after DONE operations; otherwise 1
-   * with a description in WHY. */
-  int (*check)(const void *root, uint64_t done, uint64_t seed, char *why,
-               size_t why_size);
-  /* Heap blocks a sound pool holds (root object included), for the leak
-   * check (the heap's own count); -1: not checked. Called after check. */
-  long (*expected_blocks)(const void *root, uint64_t done, uint64_t seed);
+  /* Operation I: one transaction whose parameters are a pure function of
+   * (SEED, I) and that also increments root->done; returns the value of
+   * root->done it read (its position in the commit order). */
+  uint64_t (*op)(void *root, uint64_t i, uint64_t seed);
+  /* 0 if ROOT holds exactly the state after the operations ORDER[0],
+   * ..., ORDER[DONE-1] (operation numbers) in that order; otherwise 1 with
+   * a description in WHY. A serial run has ORDER[k] == k. */
+  int (*check)(const void *root, const uint64_t *order, uint64_t done,
+               uint64_t seed, char *why, size_t why_size);
+  /* Heap blocks a sound pool holds (root object included): the blocks the
+   * recovered data reaches, for the leak check against the heap's own
+   * count; -1: not checked. Called after check passed. */
+  long (*expected_blocks)(const void *root);
   /* Also run `ptm-pool check` on every recovered image (when the driver
    * has the tool). */
   int tool_check;
