@@ -143,8 +143,8 @@
     return PtmRuntime::Libc::IMPL ARGS;                                        \
   }
 #define PTM_STRTO_(RET, NAME, IMPL)                                            \
-  PTM_LIBC_AS_(LibcStrto, RET, NAME, IMPL,                                     \
-               (const char *s, char **e, int b), (s, e, b))
+  PTM_LIBC_AS_(LibcStrto, RET, NAME, IMPL, (const char *s, char **e, int b),   \
+               (s, e, b))
 #define PTM_STRTOF_(RET, NAME)                                                 \
   PTM_LIBC_(LibcStrto, RET, NAME, (const char *s, char **e), (s, e))
 #define PTM_ATO_(RET, NAME)                                                    \
@@ -157,8 +157,8 @@
 #define PTM_DEFINE_STDLIB_                                                     \
   PTM_LIBC_(LibcMemrchr, void *, memrchr, (const void *s, int c, size_t n),    \
             (s, c, n))                                                         \
-  PTM_LIBC_(LibcStrtokR, char *, strtok_r,                                     \
-            (char *s, const char *d, char **p), (s, d, p))                     \
+  PTM_LIBC_(LibcStrtokR, char *, strtok_r, (char *s, const char *d, char **p), \
+            (s, d, p))                                                         \
   PTM_LIBC_(LibcRandR, int, rand_r, (unsigned *seed), (seed))                  \
   PTM_STRTO_(long, strtol, strtol)                                             \
   PTM_STRTO_(unsigned long, strtoul, strtoul)                                  \
@@ -240,8 +240,8 @@
     va_end(ap);                                                                \
     return r;                                                                  \
   }                                                                            \
-  int __ptm___vsnprintf_chk(char *d, size_t n, int, size_t obj,                \
-                            const char *f, va_list ap) {                       \
+  int __ptm___vsnprintf_chk(char *d, size_t n, int, size_t obj, const char *f, \
+                            va_list ap) {                                      \
     if (n > obj)                                                               \
       __chk_fail();                                                            \
     return __ptm_vsnprintf(d, n, f, ap);                                       \

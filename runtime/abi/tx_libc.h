@@ -207,7 +207,6 @@ template <class A> struct TxLibc {
     return copy;
   }
 
-
   static void *memrchr(const void *s, int c, size_t n) {
     if constexpr (A::kPlainReads)
       return const_cast<void *>(::memrchr(s, c, n));
@@ -368,8 +367,8 @@ template <class A> struct TxLibc {
   }
   // glibc's bisection (the same element is found among equal ones); the
   // comparator reads the elements through the barriers itself.
-  static void *bsearch(const void *key, const void *base, size_t n,
-                       size_t size, int (*cmp)(const void *, const void *)) {
+  static void *bsearch(const void *key, const void *base, size_t n, size_t size,
+                       int (*cmp)(const void *, const void *)) {
     size_t lo = 0, hi = n;
     while (lo < hi) {
       size_t mid = (lo + hi) / 2;

@@ -64,13 +64,13 @@ enum class Event : unsigned {
   LibcMemrchr,
   LibcStrtokR,
   LibcRandR,
-  LibcStrto,  // strto*, ato* and their glibc aliases
-  LibcQsort,  // qsort, qsort_r
+  LibcStrto, // strto*, ato* and their glibc aliases
+  LibcQsort, // qsort, qsort_r
   LibcBsearch,
   LibcPrintf, // snprintf, sprintf, their v and _chk forms
   LibcMath,   // math with a pointer result (modf, frexp, ...)
-  AllocCall, // any allocation entry point inside a transaction
-  FreeCall,  // any free/delete entry point inside a transaction
+  AllocCall,  // any allocation entry point inside a transaction
+  FreeCall,   // any free/delete entry point inside a transaction
 
   // Allocation bookkeeping (arg = the block).
   AllocRecorded,   // allocated by the attempt

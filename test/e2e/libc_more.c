@@ -70,15 +70,22 @@ static int cmp_int_dir(const void *a, const void *b, void *dir) {
 static int fmt_v(char *dst, size_t n, int chk, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int r = chk ? __vsnprintf_chk(dst, n, 1, n, fmt, ap)
-              : vsnprintf(dst, n, fmt, ap);
+  int r =
+      chk ? __vsnprintf_chk(dst, n, 1, n, fmt, ap) : vsnprintf(dst, n, fmt, ap);
   va_end(ap);
   return r;
 }
 
-static const char *const kNumbers[] = {
-    "  -12345xyz", "0x1fZ", "077 rest", "+99999999999999", "18446744073709551615!",
-    "3.25e2abc",   "-1.5q", "  42",     "nothing",         "1e400"};
+static const char *const kNumbers[] = {"  -12345xyz",
+                                       "0x1fZ",
+                                       "077 rest",
+                                       "+99999999999999",
+                                       "18446744073709551615!",
+                                       "3.25e2abc",
+                                       "-1.5q",
+                                       "  42",
+                                       "nothing",
+                                       "1e400"};
 
 /* 2 threads: a counter kept as decimal text, incremented by strtol then
  * snprintf in conflicting transactions, with a shared rand_r seed. */
@@ -190,20 +197,21 @@ int main(int argc, char **argv) {
 
   /* 3. strtok_r cuts a string written in the same transaction, a shared
    * and a local save pointer; memrchr. */
-  const char *line = ",alpha,,beta;gamma ;;delta,";
-  char x_buf[64], x_tokens[256] = "";
-  strcpy(x_buf, line);
-  char *x_save;
-  for (char *t = strtok_r(x_buf, ",;", &x_save); t;
-       t = strtok_r(NULL, ",;", &x_save)) {
-    strcat(x_tokens, t);
-    strcat(x_tokens, "|");
-  }
-  long x_saveoff = x_save - x_buf;
-  const char *x_mr = memrchr(line, 'a', strlen(line));
+  static const char *const kLines[] = {",alpha,,beta;gamma ;;delta,", "one",
+                                       ";;", "a;b,c;;d", ""};
   static char *save_shared;
-  long saveoff = -1;
   for (int t = 0; t < 5; t++) {
+    const char *line = kLines[t];
+    char x_buf[64], x_tokens[256] = "";
+    strcpy(x_buf, line);
+    char *x_save;
+    for (char *tok = strtok_r(x_buf, ",;", &x_save); tok;
+         tok = strtok_r(NULL, ",;", &x_save)) {
+      strcat(x_tokens, tok);
+      strcat(x_tokens, "|");
+    }
+    long x_saveoff = x_save - x_buf;
+    long saveoff = -1;
     PTM_BEGIN();
     strcpy(text, line);
     tokens[0] = '\0';
@@ -214,18 +222,19 @@ int main(int argc, char **argv) {
       strcat(tokens, "|");
     }
     saveoff = save - text;
-    strcpy(text + 100, "x y");
+    strcpy(text + 100, t % 2 ? "x y" : "y x");
     strtok_r(text + 100, " ", &save_shared);
     memr = memrchr(text + 100, 'y', 3);
     PTM_END();
+    CHECK(strcmp(tokens, x_tokens) == 0, "strtok_r tokens '%s' != '%s'", tokens,
+          x_tokens);
+    CHECK(memcmp(text, x_buf, strlen(line) + 1) == 0, "strtok_r's NULs");
+    CHECK_EQ(saveoff, x_saveoff);
+    CHECK(save_shared == text + 102, "shared save pointer");
+    CHECK(memr == text + (t % 2 ? 102 : 100), "memrchr in the transaction");
   }
-  CHECK(strcmp(tokens, x_tokens) == 0, "strtok_r tokens '%s' != '%s'", tokens,
-        x_tokens);
-  CHECK(memcmp(text, x_buf, strlen(line) + 1) == 0, "strtok_r's NULs");
-  CHECK_EQ(saveoff, x_saveoff);
-  CHECK(save_shared == text + 102, "shared save pointer");
-  CHECK(memr == text + 102, "memrchr in the transaction");
-  CHECK(x_mr == line + strlen(line) - 2, "memrchr outside");
+  const char *ml = kLines[0];
+  CHECK(memrchr(ml, 'a', strlen(ml)) == ml + strlen(ml) - 2, "memrchr outside");
   E2E_CHECK_PHASE("strtok_r", 5);
 
   /* 4. qsort / qsort_r / bsearch on arrays the transaction fills. */
@@ -244,13 +253,17 @@ int main(int argc, char **argv) {
   }
   qsort(x_recs, 20, sizeof x_recs[0], cmp_rec_name);
   int key_hit = x_sorted[17], key_miss = x_sorted[17] + 1;
+  /* Each transaction sorts other values than the last one committed: a
+   * qsort that read the array plainly would sort stale data. */
   for (int t = 0; t < 5; t++) {
+    int bias = t * 7919;
+    int hit = key_hit + bias, miss = key_miss + bias;
     PTM_BEGIN();
     for (int i = 0; i < N_ARR; i++)
-      arr[i] = x_arr[i];
+      arr[i] = x_arr[i] + bias;
     qsort(arr, N_ARR, sizeof(int), cmp_int);
-    ifound[0] = bsearch(&key_hit, arr, N_ARR, sizeof(int), cmp_int);
-    ifound[1] = bsearch(&key_miss, arr, N_ARR, sizeof(int), cmp_int);
+    ifound[0] = bsearch(&hit, arr, N_ARR, sizeof(int), cmp_int);
+    ifound[1] = bsearch(&miss, arr, N_ARR, sizeof(int), cmp_int);
     for (int i = 0; i < 20; i++) {
       recs[i].key = i;
       snprintf(recs[i].name, sizeof recs[i].name, "n%02d-%c", (i * 7) % 20,
@@ -263,17 +276,20 @@ int main(int argc, char **argv) {
     strcpy(probe.name, "n13-j");
     found[1] = bsearch(&probe, recs, 20, sizeof recs[0], cmp_rec_name);
     PTM_END();
+    for (int i = 0; i < N_ARR; i++)
+      CHECK(arr[i] == x_sorted[i] + bias, "qsort of ints, %d: at %d", t, i);
+    CHECK(ifound[0] == &arr[17], "bsearch hit");
+    CHECK(ifound[1] == NULL, "bsearch miss");
+    for (int i = 0; i < 20; i++)
+      CHECK(recs[i].key == x_recs[i].key &&
+                strcmp(recs[i].name, x_recs[i].name) == 0,
+            "qsort of records at %d: %d %s != %d %s", i, recs[i].key,
+            recs[i].name, x_recs[i].key, x_recs[i].name);
+    CHECK(found[0] && found[0]->key == 10, "bsearch record");
+    CHECK(found[1] == NULL, "bsearch record miss");
   }
-  CHECK(memcmp(arr, x_sorted, sizeof arr) == 0, "qsort of ints");
-  CHECK(ifound[0] == &arr[17], "bsearch hit");
-  CHECK(ifound[1] == NULL, "bsearch miss");
-  for (int i = 0; i < 20; i++)
-    CHECK(recs[i].key == x_recs[i].key &&
-              strcmp(recs[i].name, x_recs[i].name) == 0,
-          "qsort of records at %d: %d %s != %d %s", i, recs[i].key,
-          recs[i].name, x_recs[i].key, x_recs[i].name);
-  CHECK(found[0] && found[0]->key == 10, "bsearch record");
-  CHECK(found[1] == NULL, "bsearch record miss");
+  for (int i = 0; i < N_ARR; i++)
+    x_sorted[i] += 4 * 7919;
   int desc = -1;
   PTM_BEGIN();
   qsort_r(arr, N_ARR, sizeof(int), cmp_int_dir, &desc);
@@ -287,54 +303,60 @@ int main(int argc, char **argv) {
   static char fmt_shared[64];
   static char name[32];
   static char other[32];
+  static const char *const kNames[] = {"world", "Mars", "", "a longer name",
+                                       "x"};
+  static const char *const kOthers[] = {"ab", "cdefghijkl", "z", "", "yy"};
   const char *fmt =
       "[%s|%-8s|%.3s|%*d|%-*.*f|%5.2s|%c|%#x|%lld|%zu|%%|%e|%+05hd|%s]";
-  char x_out[256];
-  int x_len = snprintf(x_out, sizeof x_out, fmt, "world", "ab", "world", 6, 42,
-                       9, 2, 3.14159, "world", 'Q', 255u, -1234567890123ll,
-                       (size_t)77, 6.02e23, (short)-42, (char *)NULL);
-  char x_trunc[10];
-  int x_tlen = snprintf(x_trunc, sizeof x_trunc, "%s-%s", "world", "ab");
-  char x_sp[64];
-  int x_splen = sprintf(x_sp, "<%s:%d>", "world", 5);
-  char x_v[64];
-  int x_vlen = snprintf(x_v, sizeof x_v, "v%sv%dv", "ab", 12);
-  int len = 0, tlen = 0, splen = 0, vlen = 0, vclen = 0, chklen = 0,
-      schklen = 0, flen = 0;
+  /* Each transaction formats other strings than the last one committed:
+   * reading a %s argument plainly would see the old text. */
   for (int t = 0; t < 5; t++) {
+    const char *nm = kNames[t], *ot = kOthers[t];
+    char x_out[256];
+    int x_len = snprintf(x_out, sizeof x_out, fmt, nm, ot, nm, 6, 42, 9, 2,
+                         3.14159, nm, 'Q', 255u, -1234567890123ll, (size_t)77,
+                         6.02e23, (short)-42, (char *)NULL);
+    char x_trunc[10];
+    int x_tlen = snprintf(x_trunc, sizeof x_trunc, "%s-%s", nm, ot);
+    char x_sp[64];
+    int x_splen = sprintf(x_sp, "<%s:%d>", nm, 5);
+    char x_v[64];
+    int x_vlen = snprintf(x_v, sizeof x_v, "v%sv%dv", ot, 12);
+    int len = 0, tlen = 0, splen = 0, vlen = 0, vclen = 0, chklen = 0,
+        schklen = 0, flen = 0;
     PTM_BEGIN();
     strcpy(name, "stale");
     strcpy(other, "zz");
-    strcpy(name, "world"); /* buffered by a redo library */
-    strcpy(other, "ab");
+    strcpy(name, nm); /* buffered by a redo library */
+    strcpy(other, ot);
     len = snprintf(out, sizeof out, fmt, name, other, name, 6, 42, 9, 2,
                    3.14159, name, 'Q', 255u, -1234567890123ll, (size_t)77,
                    6.02e23, (short)-42, (char *)NULL);
     tlen = snprintf(out2, 10, "%s-%s", name, other);
     splen = sprintf(out2 + 20, "<%s:%d>", name, 5);
     vlen = fmt_v(out2 + 40, 20, 0, "v%sv%dv", other, 12);
-    strcpy(fmt_shared, "v%sv%dv");
+    strcpy(fmt_shared, t % 2 ? "v%sv%dv" : "v%sv%iv");
     flen = snprintf(text, sizeof text, fmt_shared, other, 12);
     vclen = fmt_v(text + 64, 20, 1, "v%sv%dv", other, 12);
     chklen = __snprintf_chk(text + 96, 10, 1, 10, "%s-%s", name, other);
     schklen = __sprintf_chk(text + 128, 1, 64, "<%s:%d>", name, 5);
     PTM_END();
+    CHECK(len == x_len && strcmp(out, x_out) == 0, "snprintf '%s' (%d) != '%s'",
+          out, len, x_out);
+    CHECK(tlen == x_tlen && strcmp(out2, x_trunc) == 0,
+          "truncated snprintf '%s' (%d) != '%s'", out2, tlen, x_trunc);
+    CHECK(splen == x_splen && strcmp(out2 + 20, x_sp) == 0, "sprintf '%s'",
+          out2 + 20);
+    CHECK(vlen == x_vlen && strcmp(out2 + 40, x_v) == 0, "vsnprintf '%s'",
+          out2 + 40);
+    CHECK(flen == x_vlen && strcmp(text, x_v) == 0, "shared format '%s'", text);
+    CHECK(vclen == x_vlen && strcmp(text + 64, x_v) == 0,
+          "__vsnprintf_chk '%s'", text + 64);
+    CHECK(chklen == x_tlen && strcmp(text + 96, x_trunc) == 0,
+          "__snprintf_chk '%s'", text + 96);
+    CHECK(schklen == x_splen && strcmp(text + 128, x_sp) == 0,
+          "__sprintf_chk '%s'", text + 128);
   }
-  CHECK(len == x_len && strcmp(out, x_out) == 0, "snprintf '%s' (%d) != '%s'",
-        out, len, x_out);
-  CHECK(tlen == x_tlen && strcmp(out2, x_trunc) == 0,
-        "truncated snprintf '%s' (%d) != '%s'", out2, tlen, x_trunc);
-  CHECK(splen == x_splen && strcmp(out2 + 20, x_sp) == 0, "sprintf '%s'",
-        out2 + 20);
-  CHECK(vlen == x_vlen && strcmp(out2 + 40, x_v) == 0, "vsnprintf '%s'",
-        out2 + 40);
-  CHECK(flen == x_vlen && strcmp(text, x_v) == 0, "shared format '%s'", text);
-  CHECK(vclen == x_vlen && strcmp(text + 64, x_v) == 0, "__vsnprintf_chk '%s'",
-        text + 64);
-  CHECK(chklen == x_tlen && strcmp(text + 96, x_trunc) == 0,
-        "__snprintf_chk '%s'", text + 96);
-  CHECK(schklen == x_splen && strcmp(text + 128, x_sp) == 0,
-        "__sprintf_chk '%s'", text + 128);
   E2E_CHECK_PHASE("snprintf", 5);
 
   /* 6. Math with pointer results; pure functions. */
