@@ -37,7 +37,10 @@ const char *const LibcFunctions[] = {
     "sincos", "sincosf",
     // formatting into transactional memory (and _FORTIFY_SOURCE's forms)
     "snprintf", "vsnprintf", "sprintf", "vsprintf", "__snprintf_chk",
-    "__vsnprintf_chk", "__sprintf_chk", "__vsprintf_chk"};
+    "__vsnprintf_chk", "__sprintf_chk", "__vsprintf_chk",
+    // _FORTIFY_SOURCE's checked string and memory functions
+    "__memcpy_chk", "__memmove_chk", "__memset_chk", "__strcpy_chk",
+    "__stpcpy_chk", "__strcat_chk", "__strncpy_chk", "__strncat_chk"};
 
 // Functions that touch no shared memory (they may write errno, which is
 // thread-local): math, character classes, absolute values.

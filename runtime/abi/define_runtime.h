@@ -87,6 +87,7 @@
   PTM_DEFINE_LIBC_                                                             \
   PTM_DEFINE_STDLIB_                                                           \
   PTM_DEFINE_PRINTF_                                                           \
+  PTM_DEFINE_CHK_                                                              \
   PTM_DEFINE_ALLOC_                                                            \
   void __ptm_register_clones(const ptm_clone_entry_t *t, size_t n) {           \
     PtmRuntime::register_clones(t, n);                                         \
@@ -267,6 +268,53 @@
     int r = __ptm___vsprintf_chk(d, flag, obj, f, ap);                         \
     va_end(ap);                                                                \
     return r;                                                                  \
+  }
+
+// _FORTIFY_SOURCE's checked forms of the string and memory functions: the
+// object-size check of glibc's, then the transactional version.
+#define PTM_DEFINE_CHK_                                                        \
+  void *__ptm___memcpy_chk(void *d, const void *s, size_t n, size_t obj) {     \
+    if (n > obj)                                                               \
+      __chk_fail();                                                            \
+    PtmRuntime::memcpy_tm(d, s, n);                                            \
+    return d;                                                                  \
+  }                                                                            \
+  void *__ptm___memmove_chk(void *d, const void *s, size_t n, size_t obj) {    \
+    if (n > obj)                                                               \
+      __chk_fail();                                                            \
+    PtmRuntime::memmove_tm(d, s, n);                                           \
+    return d;                                                                  \
+  }                                                                            \
+  void *__ptm___memset_chk(void *d, int c, size_t n, size_t obj) {             \
+    if (n > obj)                                                               \
+      __chk_fail();                                                            \
+    PtmRuntime::memset_tm(d, c, n);                                            \
+    return d;                                                                  \
+  }                                                                            \
+  char *__ptm___strcpy_chk(char *d, const char *s, size_t obj) {               \
+    if (__ptm_strlen(s) >= obj)                                                \
+      __chk_fail();                                                            \
+    return __ptm_strcpy(d, s);                                                 \
+  }                                                                            \
+  char *__ptm___stpcpy_chk(char *d, const char *s, size_t obj) {               \
+    if (__ptm_strlen(s) >= obj)                                                \
+      __chk_fail();                                                            \
+    return __ptm_stpcpy(d, s);                                                 \
+  }                                                                            \
+  char *__ptm___strcat_chk(char *d, const char *s, size_t obj) {               \
+    if (__ptm_strlen(d) + __ptm_strlen(s) >= obj)                              \
+      __chk_fail();                                                            \
+    return __ptm_strcat(d, s);                                                 \
+  }                                                                            \
+  char *__ptm___strncpy_chk(char *d, const char *s, size_t n, size_t obj) {    \
+    if (n > obj)                                                               \
+      __chk_fail();                                                            \
+    return __ptm_strncpy(d, s, n);                                             \
+  }                                                                            \
+  char *__ptm___strncat_chk(char *d, const char *s, size_t n, size_t obj) {    \
+    if (__ptm_strlen(d) + __ptm_strnlen(s, n) >= obj)                          \
+      __chk_fail();                                                            \
+    return __ptm_strncat(d, s, n);                                             \
   }
 
 #define PTM_DEFINE_ALLOC_                                                      \

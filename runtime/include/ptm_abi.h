@@ -131,6 +131,9 @@ double __ptm_frexp(double x, int *exp);
  * program. Also __ptm_sprintf, __ptm_vsprintf and the _chk forms
  * (__ptm___snprintf_chk, ...). */
 int __ptm_snprintf(char *dst, size_t size, const char *fmt, ...);
+/* _FORTIFY_SOURCE's __memcpy_chk, __memmove_chk, __memset_chk, __strcpy_chk,
+ * __stpcpy_chk, __strcat_chk, __strncpy_chk, __strncat_chk: __ptm_<name>,
+ * glibc's object-size check, then the transactional version. */
 
 /* ---- Allocation inside transactions
  * ------------------------------------------ An abort frees what the attempt
