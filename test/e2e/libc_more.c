@@ -359,6 +359,105 @@ int main(int argc, char **argv) {
   }
   E2E_CHECK_PHASE("snprintf", 5);
 
+  /* 5b. Every conversion with flags, widths and precisions (literal and
+   * `*`) and length modifiers, in shared memory, against libc. */
+  {
+    static const char *const kConvs[] = {
+        "d", "i", "u", "x",  "X",   "o",  "c",   "e",  "E",  "f",  "g",  "G",
+        "a", "s", "p", "hd", "hhx", "ld", "lld", "jd", "zu", "tx", "Lf", "lx"};
+    static const char *const kFlags[] = {"", "-", "+", " ", "#", "0", "-+"};
+    static const char *const kWidths[] = {"", "7", "*"};
+    static const char *const kPrecs[] = {"", ".3", ".*", ".0"};
+    static char fmt_tm[32];
+    static char str_tm[16];
+    int mismatches = 0, checked = 0;
+    for (unsigned ci = 0; ci < sizeof kConvs / sizeof *kConvs; ci++) {
+      const char *conv = kConvs[ci];
+      char last = conv[strlen(conv) - 1];
+      for (unsigned fi = 0; fi < 7; fi++)
+        for (unsigned wi = 0; wi < 3; wi++)
+          for (unsigned pi = 0; pi < 4; pi++) {
+            char f[32];
+            strcpy(f, "<%");
+            strcat(f, kFlags[fi]);
+            strcat(f, kWidths[wi]);
+            strcat(f, kPrecs[pi]);
+            strcat(f, conv);
+            strcat(f, ">");
+            int w = 9 - (int)fi, p = (int)ci % 5;
+            int star_w = wi == 2, star_p = pi == 2;
+            char x[128], got[128] = "";
+            int xn, n = 0;
+        /* the same call outside and inside, on the same argument */
+#define FMT_ONE(dst, fmtp, arg)                                                \
+  (star_w && star_p ? snprintf(dst, 128, fmtp, w, p, arg)                      \
+   : star_w         ? snprintf(dst, 128, fmtp, w, arg)                         \
+   : star_p         ? snprintf(dst, 128, fmtp, p, arg)                         \
+                    : snprintf(dst, 128, fmtp, arg))
+#define FMT_BOTH(arg)                                                          \
+  do {                                                                         \
+    xn = FMT_ONE(x, f, arg);                                                   \
+    PTM_BEGIN();                                                               \
+    strcpy(fmt_tm, f);                                                         \
+    strcpy(str_tm, "tx-str");                                                  \
+    n = FMT_ONE(out, fmt_tm, arg);                                             \
+    strcpy(got, out);                                                          \
+    PTM_END();                                                                 \
+  } while (0)
+            switch (last) {
+            case 'c':
+              FMT_BOTH('k');
+              break;
+            case 'e':
+            case 'E':
+            case 'f':
+            case 'g':
+            case 'G':
+            case 'a':
+              if (conv[0] == 'L')
+                FMT_BOTH(-1234.5678L);
+              else
+                FMT_BOTH(-1234.5678);
+              break;
+            case 's':
+              /* outside: the literal; inside: the same text written by
+               * the transaction */
+              xn = FMT_ONE(x, f, "tx-str");
+              PTM_BEGIN();
+              strcpy(fmt_tm, f);
+              strcpy(str_tm, "tx-str");
+              n = FMT_ONE(out, fmt_tm, str_tm);
+              strcpy(got, out);
+              PTM_END();
+              break;
+            case 'p':
+              FMT_BOTH((void *)&seed);
+              break;
+            default:
+              if (!strcmp(conv, "lld"))
+                FMT_BOTH(-1234567890123LL);
+              else if (conv[0] == 'l' || conv[0] == 'j' || conv[0] == 'z' ||
+                       conv[0] == 't')
+                FMT_BOTH(-123456789012L);
+              else
+                FMT_BOTH(-4660);
+              break;
+            }
+#undef FMT_BOTH
+#undef FMT_ONE
+            checked++;
+            if (n != xn || strcmp(got, x) != 0) {
+              if (mismatches++ < 5)
+                CHECK(0, "format \"%s\": '%s' (%d) != '%s' (%d)", f, got, n, x,
+                      xn);
+            }
+          }
+    }
+    CHECK_EQ(mismatches, 0);
+    CHECK_EQ(checked, 24 * 7 * 3 * 4);
+    E2E_CHECK_PHASE("formats", 24 * 7 * 3 * 4);
+  }
+
   /* 6. Math with pointer results; pure functions. */
   static volatile double in1 = -7.75, in2 = 1e-3, in3 = 10.5, in4 = 3.0;
   double x_ip, x_fr = modf(in1, &x_ip);
