@@ -19,9 +19,28 @@ namespace {
 
 // libc functions the runtime provides transactional versions of.
 const char *const LibcFunctions[] = {
-    "memchr",  "memcmp",  "strlen",  "strnlen", "strcmp", "strncmp", "strcpy",
-    "strncpy", "stpcpy",  "strcat",  "strncat", "strchr", "strrchr", "strstr",
-    "strspn",  "strcspn", "strpbrk", "strdup",  "strndup"};
+    "memchr", "memcmp", "strlen", "strnlen", "strcmp", "strncmp", "strcpy",
+    "strncpy", "stpcpy", "strcat", "strncat", "strchr", "strrchr", "strstr",
+    "strspn", "strcspn", "strpbrk", "strdup", "strndup", "memrchr", "strtok_r",
+    "rand_r",
+    // strto*/ato* and glibc's names for them (C23 redirects, the old
+    // inline expansions of <stdlib.h>)
+    "strtol", "strtoul", "strtoll", "strtoull", "strtoq", "strtouq",
+    "__isoc23_strtol", "__isoc23_strtoul", "__isoc23_strtoll",
+    "__isoc23_strtoull", "__strtol_internal", "__strtoul_internal",
+    "__strtoll_internal", "__strtoull_internal", "__strtod_internal", "strtod",
+    "strtof", "strtold", "atoi", "atol", "atoll", "atof",
+    // with a comparator: its transactional clone is called
+    "qsort", "qsort_r", "bsearch",
+    // math with a pointer result
+    "modf", "modff", "modfl", "frexp", "frexpf", "frexpl", "remquo", "remquof",
+    "sincos", "sincosf",
+    // formatting into transactional memory (and _FORTIFY_SOURCE's forms)
+    "snprintf", "vsnprintf", "sprintf", "vsprintf", "__snprintf_chk",
+    "__vsnprintf_chk", "__sprintf_chk", "__vsprintf_chk",
+    // _FORTIFY_SOURCE's checked string and memory functions
+    "__memcpy_chk", "__memmove_chk", "__memset_chk", "__strcpy_chk",
+    "__stpcpy_chk", "__strcat_chk", "__strncpy_chk", "__strncat_chk"};
 
 // Functions that touch no shared memory (they may write errno, which is
 // thread-local): math, character classes, absolute values.
@@ -92,6 +111,45 @@ const char *const PureFunctions[] = {"sqrt",
                                      "rint",
                                      "rintf",
                                      "lrint",
+                                     "lrintf",
+                                     "llrint",
+                                     "llrintf",
+                                     "lroundf",
+                                     "llroundf",
+                                     "fdim",
+                                     "fdimf",
+                                     "fma",
+                                     "fmaf",
+                                     "remainder",
+                                     "remainderf",
+                                     "nextafter",
+                                     "nextafterf",
+                                     "logb",
+                                     "ilogb",
+                                     "scalbn",
+                                     "scalbnf",
+                                     "erf",
+                                     "erfc",
+                                     "tgamma",
+                                     "asinh",
+                                     "acosh",
+                                     "atanh",
+                                     "sinhf",
+                                     "coshf",
+                                     "tanhf",
+                                     "expm1f",
+                                     "log1pf",
+                                     "nearbyintf",
+                                     "div",
+                                     "ldiv",
+                                     "lldiv",
+                                     "imaxdiv",
+                                     "imaxabs",
+                                     "isblank",
+                                     "iscntrl",
+                                     "isgraph",
+                                     "isascii",
+                                     "toascii",
                                      "nearbyint",
                                      "copysign",
                                      "copysignf",
@@ -159,10 +217,6 @@ const char *const IrrevocableFunctions[] = {"printf",
                                             "pthread_mutex_unlock",
                                             "sched_yield",
                                             "perror",
-                                            "snprintf",
-                                            "sprintf",
-                                            "vsnprintf",
-                                            "vsprintf",
                                             "exit",
                                             "_exit"};
 

@@ -85,6 +85,9 @@
     PtmRuntime::memset_tm(d, c, n);                                            \
   }                                                                            \
   PTM_DEFINE_LIBC_                                                             \
+  PTM_DEFINE_STDLIB_                                                           \
+  PTM_DEFINE_PRINTF_                                                           \
+  PTM_DEFINE_CHK_                                                              \
   PTM_DEFINE_ALLOC_                                                            \
   void __ptm_register_clones(const ptm_clone_entry_t *t, size_t n) {           \
     PtmRuntime::register_clones(t, n);                                         \
@@ -133,6 +136,186 @@
             (s, a))                                                            \
   PTM_LIBC_(LibcStrdup, char *, strdup, (const char *s), (s))                  \
   PTM_LIBC_(LibcStrndup, char *, strndup, (const char *s, size_t n), (s, n))
+
+// NAME implemented by Libc::IMPL (glibc's aliases of one function).
+#define PTM_LIBC_AS_(EVENT, RET, NAME, IMPL, PARAMS, ARGS)                     \
+  RET __ptm_##NAME PARAMS {                                                    \
+    PtmRuntime::barrier<PtmEvent::EVENT>(::ptm::this_thread());                \
+    return PtmRuntime::Libc::IMPL ARGS;                                        \
+  }
+#define PTM_STRTO_(RET, NAME, IMPL)                                            \
+  PTM_LIBC_AS_(LibcStrto, RET, NAME, IMPL, (const char *s, char **e, int b),   \
+               (s, e, b))
+#define PTM_STRTOF_(RET, NAME)                                                 \
+  PTM_LIBC_(LibcStrto, RET, NAME, (const char *s, char **e), (s, e))
+#define PTM_ATO_(RET, NAME)                                                    \
+  PTM_LIBC_(LibcStrto, RET, NAME, (const char *s), (s))
+// The comparator: its registered clone (a miss makes the transaction
+// irrevocable, like any call without a clone).
+#define PTM_CMP_CLONE_(CMP, WHO)                                               \
+  reinterpret_cast<decltype(CMP)>(PtmRuntime::clone_lookup(                    \
+      reinterpret_cast<const void *>(CMP), WHO "'s comparator"))
+#define PTM_DEFINE_STDLIB_                                                     \
+  PTM_LIBC_(LibcMemrchr, void *, memrchr, (const void *s, int c, size_t n),    \
+            (s, c, n))                                                         \
+  PTM_LIBC_(LibcStrtokR, char *, strtok_r, (char *s, const char *d, char **p), \
+            (s, d, p))                                                         \
+  PTM_LIBC_(LibcRandR, int, rand_r, (unsigned *seed), (seed))                  \
+  PTM_STRTO_(long, strtol, strtol)                                             \
+  PTM_STRTO_(unsigned long, strtoul, strtoul)                                  \
+  PTM_STRTO_(long long, strtoll, strtoll)                                      \
+  PTM_STRTO_(unsigned long long, strtoull, strtoull)                           \
+  PTM_STRTO_(long long, strtoq, strtoll)                                       \
+  PTM_STRTO_(unsigned long long, strtouq, strtoull)                            \
+  PTM_STRTO_(long, __isoc23_strtol, strtol)                                    \
+  PTM_STRTO_(unsigned long, __isoc23_strtoul, strtoul)                         \
+  PTM_STRTO_(long long, __isoc23_strtoll, strtoll)                             \
+  PTM_STRTO_(unsigned long long, __isoc23_strtoull, strtoull)                  \
+  PTM_LIBC_AS_(LibcStrto, long, __strtol_internal, strtol,                     \
+               (const char *s, char **e, int b, int), (s, e, b))               \
+  PTM_LIBC_AS_(LibcStrto, unsigned long, __strtoul_internal, strtoul,          \
+               (const char *s, char **e, int b, int), (s, e, b))               \
+  PTM_LIBC_AS_(LibcStrto, long long, __strtoll_internal, strtoll,              \
+               (const char *s, char **e, int b, int), (s, e, b))               \
+  PTM_LIBC_AS_(LibcStrto, unsigned long long, __strtoull_internal, strtoull,   \
+               (const char *s, char **e, int b, int), (s, e, b))               \
+  PTM_LIBC_AS_(LibcStrto, double, __strtod_internal, strtod,                   \
+               (const char *s, char **e, int), (s, e))                         \
+  PTM_STRTOF_(double, strtod)                                                  \
+  PTM_STRTOF_(float, strtof)                                                   \
+  PTM_STRTOF_(long double, strtold)                                            \
+  PTM_ATO_(int, atoi)                                                          \
+  PTM_ATO_(long, atol)                                                         \
+  PTM_ATO_(long long, atoll)                                                   \
+  PTM_ATO_(double, atof)                                                       \
+  void __ptm_qsort(void *b, size_t n, size_t sz,                               \
+                   int (*cmp)(const void *, const void *)) {                   \
+    PtmRuntime::barrier<PtmEvent::LibcQsort>(::ptm::this_thread());            \
+    PtmRuntime::Libc::qsort(b, n, sz, PTM_CMP_CLONE_(cmp, "qsort"));           \
+  }                                                                            \
+  void __ptm_qsort_r(void *b, size_t n, size_t sz,                             \
+                     int (*cmp)(const void *, const void *, void *),           \
+                     void *arg) {                                              \
+    PtmRuntime::barrier<PtmEvent::LibcQsort>(::ptm::this_thread());            \
+    PtmRuntime::Libc::qsort_r(b, n, sz, PTM_CMP_CLONE_(cmp, "qsort_r"), arg);  \
+  }                                                                            \
+  void *__ptm_bsearch(const void *k, const void *b, size_t n, size_t sz,       \
+                      int (*cmp)(const void *, const void *)) {                \
+    PtmRuntime::barrier<PtmEvent::LibcBsearch>(::ptm::this_thread());          \
+    return PtmRuntime::Libc::bsearch(k, b, n, sz,                              \
+                                     PTM_CMP_CLONE_(cmp, "bsearch"));          \
+  }                                                                            \
+  PTM_LIBC_(LibcMath, double, modf, (double x, double *i), (x, i))             \
+  PTM_LIBC_(LibcMath, float, modff, (float x, float *i), (x, i))               \
+  PTM_LIBC_(LibcMath, long double, modfl, (long double x, long double *i),     \
+            (x, i))                                                            \
+  PTM_LIBC_(LibcMath, double, frexp, (double x, int *e), (x, e))               \
+  PTM_LIBC_(LibcMath, float, frexpf, (float x, int *e), (x, e))                \
+  PTM_LIBC_(LibcMath, long double, frexpl, (long double x, int *e), (x, e))    \
+  PTM_LIBC_(LibcMath, double, remquo, (double x, double y, int *q), (x, y, q)) \
+  PTM_LIBC_(LibcMath, float, remquof, (float x, float y, int *q), (x, y, q))   \
+  PTM_LIBC_(LibcMath, void, sincos, (double x, double *s, double *c),          \
+            (x, s, c))                                                         \
+  PTM_LIBC_(LibcMath, void, sincosf, (float x, float *s, float *c), (x, s, c))
+
+// snprintf & co.; the _chk forms check the object size like glibc's.
+#define PTM_DEFINE_PRINTF_                                                     \
+  int __ptm_vsnprintf(char *d, size_t n, const char *f, va_list ap) {          \
+    PtmRuntime::barrier<PtmEvent::LibcPrintf>(::ptm::this_thread());           \
+    return PtmRuntime::Libc::vsnprintf(d, n, f, ap);                           \
+  }                                                                            \
+  int __ptm_snprintf(char *d, size_t n, const char *f, ...) {                  \
+    va_list ap;                                                                \
+    va_start(ap, f);                                                           \
+    int r = __ptm_vsnprintf(d, n, f, ap);                                      \
+    va_end(ap);                                                                \
+    return r;                                                                  \
+  }                                                                            \
+  int __ptm_vsprintf(char *d, const char *f, va_list ap) {                     \
+    return __ptm_vsnprintf(d, SIZE_MAX, f, ap);                                \
+  }                                                                            \
+  int __ptm_sprintf(char *d, const char *f, ...) {                             \
+    va_list ap;                                                                \
+    va_start(ap, f);                                                           \
+    int r = __ptm_vsnprintf(d, SIZE_MAX, f, ap);                               \
+    va_end(ap);                                                                \
+    return r;                                                                  \
+  }                                                                            \
+  int __ptm___vsnprintf_chk(char *d, size_t n, int, size_t obj, const char *f, \
+                            va_list ap) {                                      \
+    if (n > obj)                                                               \
+      __chk_fail();                                                            \
+    return __ptm_vsnprintf(d, n, f, ap);                                       \
+  }                                                                            \
+  int __ptm___snprintf_chk(char *d, size_t n, int flag, size_t obj,            \
+                           const char *f, ...) {                               \
+    va_list ap;                                                                \
+    va_start(ap, f);                                                           \
+    int r = __ptm___vsnprintf_chk(d, n, flag, obj, f, ap);                     \
+    va_end(ap);                                                                \
+    return r;                                                                  \
+  }                                                                            \
+  int __ptm___vsprintf_chk(char *d, int, size_t obj, const char *f,            \
+                           va_list ap) {                                       \
+    if (obj == 0)                                                              \
+      __chk_fail();                                                            \
+    PtmRuntime::barrier<PtmEvent::LibcPrintf>(::ptm::this_thread());           \
+    return PtmRuntime::Libc::vsnprintf(d, SIZE_MAX, f, ap, obj);               \
+  }                                                                            \
+  int __ptm___sprintf_chk(char *d, int flag, size_t obj, const char *f, ...) { \
+    va_list ap;                                                                \
+    va_start(ap, f);                                                           \
+    int r = __ptm___vsprintf_chk(d, flag, obj, f, ap);                         \
+    va_end(ap);                                                                \
+    return r;                                                                  \
+  }
+
+// _FORTIFY_SOURCE's checked forms of the string and memory functions: the
+// object-size check of glibc's, then the transactional version.
+#define PTM_DEFINE_CHK_                                                        \
+  void *__ptm___memcpy_chk(void *d, const void *s, size_t n, size_t obj) {     \
+    if (n > obj)                                                               \
+      __chk_fail();                                                            \
+    PtmRuntime::memcpy_tm(d, s, n);                                            \
+    return d;                                                                  \
+  }                                                                            \
+  void *__ptm___memmove_chk(void *d, const void *s, size_t n, size_t obj) {    \
+    if (n > obj)                                                               \
+      __chk_fail();                                                            \
+    PtmRuntime::memmove_tm(d, s, n);                                           \
+    return d;                                                                  \
+  }                                                                            \
+  void *__ptm___memset_chk(void *d, int c, size_t n, size_t obj) {             \
+    if (n > obj)                                                               \
+      __chk_fail();                                                            \
+    PtmRuntime::memset_tm(d, c, n);                                            \
+    return d;                                                                  \
+  }                                                                            \
+  char *__ptm___strcpy_chk(char *d, const char *s, size_t obj) {               \
+    if (__ptm_strlen(s) >= obj)                                                \
+      __chk_fail();                                                            \
+    return __ptm_strcpy(d, s);                                                 \
+  }                                                                            \
+  char *__ptm___stpcpy_chk(char *d, const char *s, size_t obj) {               \
+    if (__ptm_strlen(s) >= obj)                                                \
+      __chk_fail();                                                            \
+    return __ptm_stpcpy(d, s);                                                 \
+  }                                                                            \
+  char *__ptm___strcat_chk(char *d, const char *s, size_t obj) {               \
+    if (__ptm_strlen(d) + __ptm_strlen(s) >= obj)                              \
+      __chk_fail();                                                            \
+    return __ptm_strcat(d, s);                                                 \
+  }                                                                            \
+  char *__ptm___strncpy_chk(char *d, const char *s, size_t n, size_t obj) {    \
+    if (n > obj)                                                               \
+      __chk_fail();                                                            \
+    return __ptm_strncpy(d, s, n);                                             \
+  }                                                                            \
+  char *__ptm___strncat_chk(char *d, const char *s, size_t n, size_t obj) {    \
+    if (__ptm_strlen(d) + __ptm_strnlen(s, n) >= obj)                          \
+      __chk_fail();                                                            \
+    return __ptm_strncat(d, s, n);                                             \
+  }
 
 #define PTM_DEFINE_ALLOC_                                                      \
   void *__ptm_tx_malloc(size_t n) {                                            \

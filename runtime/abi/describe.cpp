@@ -39,6 +39,17 @@ const char *unsupported_kind_name(int kind) {
   }
 }
 
+const char *unsupported_remedy(int kind) {
+  if (kind != PTM_UNSUPPORTED_CALL)
+    return "";
+  return ". Remedy: if the function touches no shared memory, redeclare it "
+         "with PTM_PURE (e.g. `PTM_PURE int f(int);`); otherwise compile its "
+         "source with the plugin, or call a wrapper of your own that does "
+         "its work with code compiled with the plugin, or move the call out "
+         "of the transaction (docs/ABI.md lists the libc functions that have "
+         "transactional versions)";
+}
+
 bool unsupported_is_fatal() {
   const char *mode = getenv("PTM_UNSUPPORTED");
   return mode && strcmp(mode, "error") == 0;

@@ -10,6 +10,8 @@ namespace ptm {
 const char *describe_function(const void *fn, char *buf, size_t size);
 // Name of an enum ptm_unsupported_kind.
 const char *unsupported_kind_name(int kind);
+// What the user can do about a construct of KIND ("" or ". Remedy: ...").
+const char *unsupported_remedy(int kind);
 // True when PTM_UNSUPPORTED=error: unsupported constructs are fatal instead of
 // making the transaction irrevocable.
 bool unsupported_is_fatal();

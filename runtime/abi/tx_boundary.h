@@ -56,6 +56,7 @@ template <class P> struct TxBoundary {
     tx.irrevocable = irrevocable;
     tx.irrevocable_why = irrevocable ? where : nullptr;
     ++tx.attempt;
+    ++tx.attempts_started;
     tx.kept.clear();
     tx.last_alloc_size = 0;
     P::on_event(tx, Event::Begin, 0);

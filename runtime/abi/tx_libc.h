@@ -19,9 +19,21 @@
 #ifndef PTM_RUNTIME_TX_LIBC_H
 #define PTM_RUNTIME_TX_LIBC_H
 
+#include "runtime/abi/scratch.h"
+#include "runtime/base/report.h"
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <cwchar>
+
+extern "C" [[noreturn]] void __chk_fail(void); // glibc's, for the _chk forms
 
 namespace ptm {
 
@@ -193,6 +205,492 @@ template <class A> struct TxLibc {
     A::read_bytes(copy, s, len); // the fresh block is private
     copy[len] = '\0';
     return copy;
+  }
+
+  static void *memrchr(const void *s, int c, size_t n) {
+    if constexpr (A::kPlainReads)
+      return const_cast<void *>(::memrchr(s, c, n));
+    auto *p = static_cast<const unsigned char *>(s);
+    while (n--)
+      if (A::load8(p + n) == static_cast<unsigned char>(c))
+        return const_cast<unsigned char *>(p + n);
+    return nullptr;
+  }
+
+  // glibc's algorithm: the token is cut with a written NUL, and *SAVE
+  // (read and written through the barriers) points past it.
+  static char *strtok_r(char *str, const char *delim, char **save) {
+    char *s = str;
+    if (!s)
+      A::read_bytes(&s, save, sizeof s);
+    s += strspn(s, delim);
+    if (!A::load8(s)) {
+      A::write_bytes(save, &s, sizeof s);
+      return nullptr;
+    }
+    char *end = s + strcspn(s, delim);
+    char *next = end;
+    if (A::load8(end)) {
+      zero(end, 1);
+      next = end + 1;
+    }
+    A::write_bytes(save, &next, sizeof next);
+    return s;
+  }
+
+  // ---- stdlib: the state word and the strings through the barriers ------
+
+  static int rand_r(unsigned *seed) {
+    unsigned v;
+    A::read_bytes(&v, seed, sizeof v);
+    int r = ::rand_r(&v);
+    A::write_bytes(seed, &v, sizeof v);
+    return r;
+  }
+
+  // strtol & co.: the string is read (to its terminator) into a private
+  // copy, converted by libc, and *END mapped back into the original string.
+  template <class T, class Convert>
+  static T convert(const char *s, char **end, Convert conv) {
+    size_t n = strlen(s);
+    Scratch copy(n + 1);
+    A::read_bytes(copy.data(), s, n);
+    copy.data()[n] = '\0';
+    char *stop = copy.data();
+    T v = conv(copy.data(), &stop);
+    if (end) {
+      char *mapped = const_cast<char *>(s) + (stop - copy.data());
+      A::write_bytes(end, &mapped, sizeof mapped);
+    }
+    return v;
+  }
+  static long strtol(const char *s, char **end, int base) {
+    return convert<long>(
+        s, end, [base](char *p, char **e) { return ::strtol(p, e, base); });
+  }
+  static unsigned long strtoul(const char *s, char **end, int base) {
+    return convert<unsigned long>(
+        s, end, [base](char *p, char **e) { return ::strtoul(p, e, base); });
+  }
+  static long long strtoll(const char *s, char **end, int base) {
+    return convert<long long>(
+        s, end, [base](char *p, char **e) { return ::strtoll(p, e, base); });
+  }
+  static unsigned long long strtoull(const char *s, char **end, int base) {
+    return convert<unsigned long long>(
+        s, end, [base](char *p, char **e) { return ::strtoull(p, e, base); });
+  }
+  static double strtod(const char *s, char **end) {
+    return convert<double>(s, end,
+                           [](char *p, char **e) { return ::strtod(p, e); });
+  }
+  static float strtof(const char *s, char **end) {
+    return convert<float>(s, end,
+                          [](char *p, char **e) { return ::strtof(p, e); });
+  }
+  static long double strtold(const char *s, char **end) {
+    return convert<long double>(
+        s, end, [](char *p, char **e) { return ::strtold(p, e); });
+  }
+  static int atoi(const char *s) {
+    return static_cast<int>(strtol(s, nullptr, 10));
+  }
+  static long atol(const char *s) { return strtol(s, nullptr, 10); }
+  static long long atoll(const char *s) { return strtoll(s, nullptr, 10); }
+  static double atof(const char *s) { return strtod(s, nullptr); }
+
+  // ---- qsort / bsearch: CMP is the comparator's transactional clone -----
+
+  // Sorts a private copy of the array (heapsort: no allocation, no
+  // recursion; equal elements may end in another order than with glibc's
+  // qsort, as the C standard allows) and writes back the elements that
+  // moved.
+  template <class Less>
+  static void sort(void *base, size_t n, size_t size, Less cmp) {
+    size_t bytes;
+    if (n < 2 || size == 0)
+      return;
+    if (__builtin_mul_overflow(n, size, &bytes) || bytes > SIZE_MAX / 2 - size)
+      fatal("qsort of %zu elements of %zu bytes: too large", n, size);
+    Scratch buf(2 * bytes + size);
+    char *a = buf.data(), *orig = a + bytes, *tmp = orig + bytes;
+    A::read_bytes(a, base, bytes);
+    memcpy(orig, a, bytes);
+    auto at = [&](size_t i) { return a + i * size; };
+    auto swap = [&](size_t i, size_t j) {
+      memcpy(tmp, at(i), size);
+      memcpy(at(i), at(j), size);
+      memcpy(at(j), tmp, size);
+    };
+    auto sift = [&](size_t root, size_t end) {
+      for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= end)
+          return;
+        if (child + 1 < end && cmp(at(child), at(child + 1)) < 0)
+          ++child;
+        if (cmp(at(root), at(child)) >= 0)
+          return;
+        swap(root, child);
+        root = child;
+      }
+    };
+    for (size_t i = n / 2; i-- > 0;)
+      sift(i, n);
+    for (size_t end = n - 1; end > 0; --end) {
+      swap(0, end);
+      sift(0, end);
+    }
+    // Write back runs of changed elements only.
+    auto *dst = static_cast<char *>(base);
+    for (size_t i = 0; i < n;) {
+      if (memcmp(at(i), orig + i * size, size) == 0) {
+        ++i;
+        continue;
+      }
+      size_t j = i + 1;
+      while (j < n && memcmp(at(j), orig + j * size, size) != 0)
+        ++j;
+      A::write_bytes(dst + i * size, at(i), (j - i) * size);
+      i = j;
+    }
+  }
+  static void qsort(void *base, size_t n, size_t size,
+                    int (*cmp)(const void *, const void *)) {
+    sort(base, n, size, cmp);
+  }
+  static void qsort_r(void *base, size_t n, size_t size,
+                      int (*cmp)(const void *, const void *, void *),
+                      void *arg) {
+    sort(base, n, size,
+         [cmp, arg](const void *x, const void *y) { return cmp(x, y, arg); });
+  }
+  // glibc's bisection (the same element is found among equal ones); the
+  // comparator reads the elements through the barriers itself.
+  static void *bsearch(const void *key, const void *base, size_t n, size_t size,
+                       int (*cmp)(const void *, const void *)) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      const char *p = static_cast<const char *>(base) + mid * size;
+      int c = cmp(key, p);
+      if (c < 0)
+        hi = mid;
+      else if (c > 0)
+        lo = mid + 1;
+      else
+        return const_cast<char *>(p);
+    }
+    return nullptr;
+  }
+
+  // ---- math with a pointer result: computed privately, stored through the
+  // barriers ----
+  template <class T, class R> static R store(T *out, T value, R result) {
+    A::write_bytes(out, &value, sizeof value);
+    return result;
+  }
+  static double modf(double x, double *ip) {
+    double i;
+    double f = ::modf(x, &i);
+    return store(ip, i, f);
+  }
+  static float modff(float x, float *ip) {
+    float i;
+    float f = ::modff(x, &i);
+    return store(ip, i, f);
+  }
+  static long double modfl(long double x, long double *ip) {
+    long double i;
+    long double f = ::modfl(x, &i);
+    return store(ip, i, f);
+  }
+  static double frexp(double x, int *e) {
+    int v;
+    double m = ::frexp(x, &v);
+    return store(e, v, m);
+  }
+  static float frexpf(float x, int *e) {
+    int v;
+    float m = ::frexpf(x, &v);
+    return store(e, v, m);
+  }
+  static long double frexpl(long double x, int *e) {
+    int v;
+    long double m = ::frexpl(x, &v);
+    return store(e, v, m);
+  }
+  static double remquo(double x, double y, int *q) {
+    int v;
+    double r = ::remquo(x, y, &v);
+    return store(q, v, r);
+  }
+  static float remquof(float x, float y, int *q) {
+    int v;
+    float r = ::remquof(x, y, &v);
+    return store(q, v, r);
+  }
+  static void sincos(double x, double *s, double *c) {
+    double vs, vc;
+    ::sincos(x, &vs, &vc);
+    A::write_bytes(s, &vs, sizeof vs);
+    A::write_bytes(c, &vc, sizeof vc);
+  }
+  static void sincosf(float x, float *s, float *c) {
+    float vs, vc;
+    ::sincosf(x, &vs, &vc);
+    A::write_bytes(s, &vs, sizeof vs);
+    A::write_bytes(c, &vc, sizeof vc);
+  }
+
+  // ---- snprintf & co. ---------------------------------------------------
+  //
+  // The format is read through the barriers and walked one conversion at a
+  // time: each goes with its argument (and its `*` width and precision) to
+  // libc's snprintf into a private buffer, a %s argument first read through
+  // the barriers into a private copy (up to its precision). The text is then
+  // written through the barriers. Refused (the program stops): %n, wide
+  // strings (%ls, %S), positional arguments (%1$d).
+  //
+  // The formatted length; OUT holds the text (not terminated).
+  static size_t format(Scratch &out, const char *fmt_tm, va_list ap) {
+    size_t flen = strlen(fmt_tm);
+    Scratch fmt_copy(flen + 1);
+    char *fmt = fmt_copy.data();
+    A::read_bytes(fmt, fmt_tm, flen);
+    fmt[flen] = '\0';
+    size_t len = 0;
+    auto append = [&](const char *p, size_t n) {
+      out.reserve(len + n, len);
+      memcpy(out.data() + len, p, n);
+      len += n;
+    };
+    for (const char *f = fmt; *f;) {
+      if (*f != '%') {
+        const char *pct = ::strchr(f, '%');
+        size_t n = pct ? size_t(pct - f) : ::strlen(f);
+        append(f, n);
+        f += n;
+        continue;
+      }
+      const char *spec = f++;
+      if (*f == '%') {
+        append("%", 1);
+        ++f;
+        continue;
+      }
+      while (*f && ::strchr("-+ #0'I", *f))
+        ++f;
+      bool star_w = false, star_p = false;
+      int width = 0, prec = -1;
+      if (*f == '*') {
+        star_w = true;
+        width = va_arg(ap, int);
+        ++f;
+        if (*f >= '0' && *f <= '9')
+          fatal("snprintf in a transaction: positional arguments in \"%s\" "
+                "are not supported",
+                fmt);
+      } else {
+        while (*f >= '0' && *f <= '9')
+          ++f;
+      }
+      if (*f == '$')
+        fatal("snprintf in a transaction: positional arguments in \"%s\" "
+              "are not supported",
+              fmt);
+      if (*f == '.') {
+        ++f;
+        if (*f == '*') {
+          star_p = true;
+          prec = va_arg(ap, int);
+          ++f;
+          if (*f >= '0' && *f <= '9')
+            fatal("snprintf in a transaction: positional arguments in \"%s\" "
+                  "are not supported",
+                  fmt);
+        } else {
+          prec = 0;
+          while (*f >= '0' && *f <= '9')
+            prec = prec * 10 + (*f++ - '0');
+        }
+      }
+      enum { kNone, kChar, kShort, kLong, kLongLong, kMax, kSize, kDiff, kLD };
+      int mod = kNone;
+      if (*f == 'h') {
+        mod = f[1] == 'h' ? kChar : kShort;
+        f += mod == kChar ? 2 : 1;
+      } else if (*f == 'l') {
+        mod = f[1] == 'l' ? kLongLong : kLong;
+        f += mod == kLongLong ? 2 : 1;
+      } else if (*f == 'q') {
+        mod = kLongLong;
+        ++f;
+      } else if (*f == 'j') {
+        mod = kMax;
+        ++f;
+      } else if (*f == 'z' || *f == 'Z') {
+        mod = kSize;
+        ++f;
+      } else if (*f == 't') {
+        mod = kDiff;
+        ++f;
+      } else if (*f == 'L') {
+        mod = kLD;
+        ++f;
+      }
+      char conv = *f;
+      if (!conv)
+        fatal("snprintf in a transaction: incomplete conversion at the end "
+              "of \"%s\"",
+              fmt);
+      ++f;
+      char one[64]; // this conversion alone
+      size_t speclen = size_t(f - spec);
+      if (speclen >= sizeof one)
+        fatal("snprintf in a transaction: conversion too long in \"%s\"", fmt);
+      memcpy(one, spec, speclen);
+      one[speclen] = '\0';
+      auto emit = [&](auto... arg) {
+        int n;
+        if (star_w && star_p)
+          n = ::snprintf(nullptr, 0, one, width, prec, arg...);
+        else if (star_w)
+          n = ::snprintf(nullptr, 0, one, width, arg...);
+        else if (star_p)
+          n = ::snprintf(nullptr, 0, one, prec, arg...);
+        else
+          n = ::snprintf(nullptr, 0, one, arg...);
+        if (n < 0)
+          fatal("snprintf in a transaction: libc refused \"%s\"", one);
+        out.reserve(len + size_t(n) + 1, len);
+        char *at = out.data() + len;
+        if (star_w && star_p)
+          ::snprintf(at, size_t(n) + 1, one, width, prec, arg...);
+        else if (star_w)
+          ::snprintf(at, size_t(n) + 1, one, width, arg...);
+        else if (star_p)
+          ::snprintf(at, size_t(n) + 1, one, prec, arg...);
+        else
+          ::snprintf(at, size_t(n) + 1, one, arg...);
+        len += size_t(n);
+      };
+      switch (conv) {
+      case 'd':
+      case 'i':
+        if (mod == kLong)
+          emit(va_arg(ap, long));
+        else if (mod == kLongLong)
+          emit(va_arg(ap, long long));
+        else if (mod == kMax)
+          emit(va_arg(ap, intmax_t));
+        else if (mod == kSize)
+          emit(va_arg(ap, ssize_t));
+        else if (mod == kDiff)
+          emit(va_arg(ap, ptrdiff_t));
+        else
+          emit(va_arg(ap, int));
+        break;
+      case 'o':
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'b':
+      case 'B':
+        if (mod == kLong)
+          emit(va_arg(ap, unsigned long));
+        else if (mod == kLongLong)
+          emit(va_arg(ap, unsigned long long));
+        else if (mod == kMax)
+          emit(va_arg(ap, uintmax_t));
+        else if (mod == kSize)
+          emit(va_arg(ap, size_t));
+        else if (mod == kDiff)
+          emit(va_arg(ap, ptrdiff_t));
+        else
+          emit(va_arg(ap, unsigned));
+        break;
+      case 'e':
+      case 'E':
+      case 'f':
+      case 'F':
+      case 'g':
+      case 'G':
+      case 'a':
+      case 'A':
+        if (mod == kLD)
+          emit(va_arg(ap, long double));
+        else
+          emit(va_arg(ap, double));
+        break;
+      case 'c':
+        if (mod == kLong)
+          emit(va_arg(ap, wint_t));
+        else
+          emit(va_arg(ap, int));
+        break;
+      case 'C':
+        emit(va_arg(ap, wint_t));
+        break;
+      case 'p':
+        emit(va_arg(ap, void *));
+        break;
+      case 'm': // no argument: the extra one is ignored
+        emit(0);
+        break;
+      case 's': {
+        if (mod == kLong)
+          fatal("snprintf in a transaction: %%ls (wide strings) in \"%s\" "
+                "is not supported",
+                fmt);
+        const char *s = va_arg(ap, const char *);
+        if (!s) {
+          emit(s); // glibc prints "(null)"
+          break;
+        }
+        size_t n = prec >= 0 ? strnlen(s, size_t(prec)) : strlen(s);
+        Scratch copy(n + 1);
+        A::read_bytes(copy.data(), s, n);
+        copy.data()[n] = '\0';
+        emit(static_cast<const char *>(copy.data()));
+        break;
+      }
+      case 'n':
+        fatal("snprintf in a transaction: %%n in \"%s\" is refused", fmt);
+      case 'S':
+        fatal("snprintf in a transaction: %%S (wide strings) in \"%s\" is "
+              "not supported",
+              fmt);
+      default:
+        fatal("snprintf in a transaction: unknown conversion '%c' in \"%s\"",
+              conv, fmt);
+      }
+    }
+    return len;
+  }
+
+  // Formats into DST (transactional; at most SIZE bytes, terminated if
+  // SIZE > 0); returns the full length like vsnprintf. LIMIT: the size of
+  // DST's object for the _chk versions (a longer text calls __chk_fail).
+  static int vsnprintf(char *dst, size_t size, const char *fmt, va_list ap,
+                       size_t limit = SIZE_MAX) {
+    Scratch out(256);
+    va_list copy;
+    va_copy(copy, ap);
+    size_t len = format(out, fmt, copy);
+    va_end(copy);
+    if (len >= limit)
+      __chk_fail();
+    if (size > 0) {
+      size_t n = len < size - 1 ? len : size - 1;
+      A::write_bytes(dst, out.data(), n);
+      zero(dst + n, 1);
+    }
+    if (len > INT_MAX) {
+      errno = EOVERFLOW;
+      return -1;
+    }
+    return static_cast<int>(len);
   }
 
 private:

@@ -38,20 +38,22 @@ template <class P> struct Uninstrumented {
     const char *site = where ? where : "?";
     if (unsupported_is_fatal())
       fatal("%s: %s (%s) cannot run inside a transaction "
-            "(PTM_UNSUPPORTED=error)",
-            site, what, unsupported_kind_name(kind));
+            "(PTM_UNSUPPORTED=error)%s",
+            site, what, unsupported_kind_name(kind), unsupported_remedy(kind));
     if (tx.depth > 0 && !tx.irrevocable) {
       if (!P::become_irrevocable(tx))
-        fatal("%s: %s (%s) cannot run inside a transaction of library '%s'",
-              site, what, unsupported_kind_name(kind), PTM_LIBNAME);
+        fatal("%s: %s (%s) cannot run inside a transaction of library '%s'%s",
+              site, what, unsupported_kind_name(kind), PTM_LIBNAME,
+              unsupported_remedy(kind));
       tx.irrevocable = true;
       tx.irrevocable_why = where;
       P::on_event(tx, Event::Irrevocable, 0);
     }
     if (first_time_at(site, site_detail))
       warning("%s: %s (%s) has no transactional version: it runs "
-              "uninstrumented and the transaction becomes irrevocable",
-              site, what, unsupported_kind_name(kind));
+              "uninstrumented and the transaction becomes irrevocable%s",
+              site, what, unsupported_kind_name(kind),
+              unsupported_remedy(kind));
   }
 
   static void unsupported(int kind, const char *what, const char *where) {

@@ -61,8 +61,16 @@ enum class Event : unsigned {
   LibcStrpbrk,
   LibcStrdup,
   LibcStrndup,
-  AllocCall, // any allocation entry point inside a transaction
-  FreeCall,  // any free/delete entry point inside a transaction
+  LibcMemrchr,
+  LibcStrtokR,
+  LibcRandR,
+  LibcStrto, // strto*, ato* and their glibc aliases
+  LibcQsort, // qsort, qsort_r
+  LibcBsearch,
+  LibcPrintf, // snprintf, sprintf, their v and _chk forms
+  LibcMath,   // math with a pointer result (modf, frexp, ...)
+  AllocCall,  // any allocation entry point inside a transaction
+  FreeCall,   // any free/delete entry point inside a transaction
 
   // Allocation bookkeeping (arg = the block).
   AllocRecorded,   // allocated by the attempt
@@ -83,7 +91,7 @@ constexpr bool is_barrier(Event e) {
   return e >= Event::Read1 && e <= Event::FreeCall;
 }
 constexpr bool is_libc(Event e) {
-  return e >= Event::LibcMemchr && e <= Event::LibcStrndup;
+  return e >= Event::LibcMemchr && e <= Event::LibcMath;
 }
 
 } // namespace ptm

@@ -33,12 +33,13 @@ struct AllocRecord {
 extern ptm_stats_t unattached_stats;
 
 struct TxThread {
-  int depth = 0;               // dynamic nesting depth; 0 outside transactions
-  uint32_t attempt = 0;        // 1-based attempt of the current transaction
-  bool irrevocable = false;    // may not abort (ran uninstrumented code)
-  bool has_checkpoint = false; // began through __ptm_tx_checkpoint/_setjmp
-  bool attached = false;       // registered in the thread registry
-  const char *where = nullptr; // site of the outermost begin
+  int depth = 0;        // dynamic nesting depth; 0 outside transactions
+  uint32_t attempt = 0; // 1-based attempt of the current transaction
+  uint64_t attempts_started = 0; // every attempt of every transaction
+  bool irrevocable = false;      // may not abort (ran uninstrumented code)
+  bool has_checkpoint = false;   // began through __ptm_tx_checkpoint/_setjmp
+  bool attached = false;         // registered in the thread registry
+  const char *where = nullptr;   // site of the outermost begin
   const char *irrevocable_why = nullptr; // what made it irrevocable
   const void *stack_lo = nullptr;   // lowest address of this thread's stack
                                     // (set by attach_thread): the dead stack

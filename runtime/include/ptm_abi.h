@@ -99,6 +99,41 @@ size_t __ptm_strcspn(const char *s, const char *reject);
 char *__ptm_strpbrk(const char *s, const char *accept);
 char *__ptm_strdup(const char *s);
 char *__ptm_strndup(const char *s, size_t n);
+void *__ptm_memrchr(const void *s, int c, size_t n);
+char *__ptm_strtok_r(char *s, const char *delim, char **save);
+/* State and results through the barriers; strings read into private copies
+ * (the end pointer maps back into the original string). Also __ptm_strtoq,
+ * __ptm_strtouq, __ptm___isoc23_strto{l,ul,ll,ull} and
+ * __ptm___strto{l,ul,ll,ull,d}_internal, with libc's signatures. */
+int __ptm_rand_r(unsigned *seed);
+long __ptm_strtol(const char *s, char **end, int base);
+unsigned long __ptm_strtoul(const char *s, char **end, int base);
+long long __ptm_strtoll(const char *s, char **end, int base);
+unsigned long long __ptm_strtoull(const char *s, char **end, int base);
+double __ptm_strtod(const char *s, char **end);
+float __ptm_strtof(const char *s, char **end);
+int __ptm_atoi(const char *s);
+long __ptm_atol(const char *s);
+long long __ptm_atoll(const char *s);
+double __ptm_atof(const char *s);
+/* The comparator's registered clone is called: on the elements of a private
+ * copy (qsort, qsort_r) or on the array itself (bsearch). */
+void __ptm_qsort(void *base, size_t n, size_t size,
+                 int (*cmp)(const void *, const void *));
+void *__ptm_bsearch(const void *key, const void *base, size_t n, size_t size,
+                    int (*cmp)(const void *, const void *));
+/* modf, frexp, remquo, sincos (and their f/l forms): the pointer result is
+ * stored through the barriers. */
+double __ptm_modf(double x, double *iptr);
+double __ptm_frexp(double x, int *exp);
+/* Formatting: %s arguments and the format are read through the barriers,
+ * the text written through them; %n, %ls and positional arguments stop the
+ * program. Also __ptm_sprintf, __ptm_vsprintf and the _chk forms
+ * (__ptm___snprintf_chk, ...). */
+int __ptm_snprintf(char *dst, size_t size, const char *fmt, ...);
+/* _FORTIFY_SOURCE's __memcpy_chk, __memmove_chk, __memset_chk, __strcpy_chk,
+ * __stpcpy_chk, __strcat_chk, __strncpy_chk, __strncat_chk: __ptm_<name>,
+ * glibc's object-size check, then the transactional version. */
 
 /* ---- Allocation inside transactions
  * ------------------------------------------ An abort frees what the attempt

@@ -57,6 +57,14 @@ enum {
   PTM_TEST_STRPBRK,
   PTM_TEST_STRDUP,
   PTM_TEST_STRNDUP,
+  PTM_TEST_MEMRCHR,
+  PTM_TEST_STRTOK_R,
+  PTM_TEST_RAND_R,
+  PTM_TEST_STRTO, /* strto*, ato*                     */
+  PTM_TEST_QSORT, /* qsort, qsort_r                   */
+  PTM_TEST_BSEARCH,
+  PTM_TEST_PRINTF, /* snprintf, sprintf, v and _chk   */
+  PTM_TEST_MATH,   /* modf, frexp, remquo, sincos      */
   PTM_TEST_LIBC_FUNCS
 };
 
