@@ -110,6 +110,21 @@ void PersistentHeap::Impl::mark_free(uint32_t ch) {
   set_free(ch);
 }
 
+void PersistentHeap::Impl::unreserve(uint32_t ch, bool free) {
+  std::lock_guard<std::mutex> g(global);
+  reserved[ch / 64] &= ~(uint64_t(1) << (ch % 64));
+  if (free)
+    set_free(ch);
+}
+
+void PersistentHeap::Impl::keep_reservation(uint32_t ch, unsigned arena,
+                                            const HeapWriter &w) {
+  if (w.in_transaction())
+    arenas[arena].reserved.push_back(ch);
+  else
+    unreserve(ch, false);
+}
+
 void PersistentHeap::Impl::mark_taken(uint32_t ch) {
   std::lock_guard<std::mutex> g(global);
   clear_free(ch);

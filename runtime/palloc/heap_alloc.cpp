@@ -100,13 +100,16 @@ bool PersistentHeap::Impl::claim_chunk(unsigned cls, unsigned arena,
         return false;
       if (from == kNone)
         cursor = ch + 1;
+      reserve_locked(ch); // (no other claim takes it while we look)
     }
     uint64_t st = chunk_state(ch, w);
     if (st != 0) {
+      unreserve(ch, false);
       rehome(ch, st);
       continue;
     }
     if (!reusable(ch, held)) {
+      unreserve(ch, true);
       if (first_held == kNone)
         first_held = ch;
       ++nheld;
@@ -119,7 +122,7 @@ bool PersistentHeap::Impl::claim_chunk(unsigned cls, unsigned arena,
     h.state.store(ns, std::memory_order_relaxed);
     h.used.store(0, std::memory_order_relaxed);
     h.next_word.store(0, std::memory_order_relaxed);
-    mark_taken(ch);
+    keep_reservation(ch, arena, w);
     list_push(ch, cls, arena);
     return true;
   }
@@ -172,6 +175,9 @@ void *PersistentHeap::Impl::alloc_large(size_t size, unsigned arena,
       {
         std::lock_guard<std::mutex> g(global);
         ch = find_run(n, from);
+        if (ch != kNone) // (no other request takes them while we look)
+          for (uint64_t i = 0; i < n; ++i)
+            reserve_locked(ch + uint32_t(i));
       }
       if (ch == kNone)
         break;
@@ -196,8 +202,14 @@ void *PersistentHeap::Impl::alloc_large(size_t size, unsigned arena,
           from = ch + uint32_t(i) + 1; // no run through this chunk for now
           ok = false;
         }
-      if (!ok)
+      if (!ok) {
+        // (a chunk found taken was rehomed: its hint is not 0)
+        for (uint64_t i = 0; i < n; ++i) {
+          uint32_t c = ch + uint32_t(i);
+          unreserve(c, hints[c].state.load(std::memory_order_relaxed) == 0);
+        }
         continue;
+      }
       // The head's state word and the continuations' cover bits:
       // 1 + ceil(n/64) (at most) metadata words written, whatever n.
       uint64_t head = make_head(arena, n);
@@ -206,11 +218,8 @@ void *PersistentHeap::Impl::alloc_large(size_t size, unsigned arena,
       set_cover(ch + 1, n - 1, true, w);
       for (uint64_t i = 1; i < n; ++i)
         hints[ch + i].state.store(make_cont(i), std::memory_order_relaxed);
-      {
-        std::lock_guard<std::mutex> g(global);
-        for (uint64_t i = 0; i < n; ++i)
-          clear_free(ch + uint32_t(i));
-      }
+      for (uint64_t i = 0; i < n; ++i)
+        keep_reservation(ch + uint32_t(i), arena, w);
       return chunk_addr(ch);
     }
     if (round == 0)

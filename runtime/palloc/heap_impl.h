@@ -47,6 +47,9 @@ struct PersistentHeap::Impl {
     // Chunks of the frees this arena's thread applied since it last settled
     // (only that thread touches it).
     std::vector<uint32_t> unsettled;
+    // Chunks its running transaction took (PersistentHeap::end_attempt;
+    // only that thread touches it).
+    std::vector<uint32_t> reserved;
   };
   // The latest stamp among the memory a request skipped because it is held
   // back: what the request waits for if it finds nothing else.
@@ -78,8 +81,9 @@ struct PersistentHeap::Impl {
   std::unique_ptr<ChunkHint[]> hints;
   std::unique_ptr<Arena[]> arenas;
 
-  std::mutex global;             // guards freeset, cursor
-  std::vector<uint64_t> freeset; // bit per chunk: probably free
+  std::mutex global;              // guards freeset, cursor
+  std::vector<uint64_t> freeset;  // bit per chunk: probably free
+  std::vector<uint64_t> reserved; // bit per chunk: taken by a tx in flight
   uint32_t cursor = 0;
 
   ReuseGate gate{}; // gate.passed null: no deferred reuse
@@ -124,8 +128,22 @@ struct PersistentHeap::Impl {
   // ---- size classes, free-chunk set, arena lists (chunk_index.cpp)
   void build_classes(size_t g);
 
-  // Free-chunk set (caller holds GLOBAL).
-  void set_free(uint32_t ch) { freeset[ch / 64] |= uint64_t(1) << (ch % 64); }
+  // Free-chunk set (caller holds GLOBAL). A chunk reserved by a transaction
+  // in flight never enters it (its state word still reads 0 to the others).
+  void set_free(uint32_t ch) {
+    if (!(reserved[ch / 64] >> (ch % 64) & 1))
+      freeset[ch / 64] |= uint64_t(1) << (ch % 64);
+  }
+  // Reserves CH, found in the free set, for the caller (GLOBAL held).
+  void reserve_locked(uint32_t ch) {
+    clear_free(ch);
+    reserved[ch / 64] |= uint64_t(1) << (ch % 64);
+  }
+  // Ends a reservation; FREE: CH goes back to the free set.
+  void unreserve(uint32_t ch, bool free);
+  // The claim of CH succeeded: a transaction's reservation lasts until
+  // end_attempt(ARENA), a plain writer's ends now.
+  void keep_reservation(uint32_t ch, unsigned arena, const HeapWriter &w);
   void clear_free(uint32_t ch) {
     freeset[ch / 64] &= ~(uint64_t(1) << (ch % 64));
   }

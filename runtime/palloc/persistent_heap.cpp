@@ -115,6 +115,7 @@ bool PersistentHeap::attach(void *base, size_t len, std::string *error) {
   m.hints.reset(new Impl::ChunkHint[nchunks ? nchunks : 1]);
   m.arenas.reset(new Impl::Arena[kMaxThreads]);
   m.freeset.assign((nchunks + 63) / 64, 0);
+  m.reserved.assign((nchunks + 63) / 64, 0);
   if (!m.check_chunks(error, nullptr))
     return false;
   for (uint32_t ch = 0; ch < m.nchunks; ++ch) {
@@ -186,6 +187,27 @@ void PersistentHeap::release(void *ptr, unsigned thread, HeapWriter &w) {
 void PersistentHeap::set_reuse_gate(const ReuseGate *gate) {
   if (impl_)
     impl_->gate = gate ? *gate : ReuseGate{};
+}
+
+bool PersistentHeap::has_reservations(unsigned thread) const {
+  return impl_ && thread < kMaxThreads &&
+         !impl_->arenas[thread].reserved.empty();
+}
+
+void PersistentHeap::end_attempt(unsigned thread) {
+  if (!impl_ || thread >= kMaxThreads)
+    return;
+  Impl &m = *impl_;
+  std::vector<uint32_t> &v = m.arenas[thread].reserved;
+  for (uint32_t ch : v) {
+    // (the attempt is over: its state word is committed, or rolled back)
+    uint64_t st = *m.state(ch);
+    bool free = st == 0 && !m.covered(ch, m.cover[ch / 64]);
+    if (free)
+      m.hints[ch].state.store(0, std::memory_order_relaxed);
+    m.unreserve(ch, free);
+  }
+  v.clear();
 }
 
 void PersistentHeap::settle_frees(unsigned thread, uint64_t stamp) {

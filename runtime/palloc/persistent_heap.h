@@ -43,6 +43,10 @@ struct HeapWriter {
   // wait for STAMP outside it does so and does not return; otherwise the
   // allocation returns nullptr.
   virtual void reuse_blocked(uint64_t stamp) { (void)stamp; }
+  // True if the writes are a transaction's, visible to other threads only
+  // at its commit: the chunks it takes stay reserved (PersistentHeap::
+  // end_attempt) until it has committed or rolled back.
+  virtual bool in_transaction() const { return false; }
 
 protected:
   ~HeapWriter() = default;
@@ -112,6 +116,16 @@ public:
   // has committed or aborted: that memory becomes reusable once STAMP (taken
   // after the commit point) has passed.
   void settle_frees(unsigned thread, uint64_t stamp);
+  // Free chunks a transaction takes (for a size class or a large block) are
+  // reserved for it until it ends: its writes to the chunk's state word are
+  // invisible to the others until its commit, and it writes the blocks in
+  // place at once (last-allocation tracking, calloc's zeroing), so no other
+  // transaction may take the same chunk meanwhile. True if THREAD's running
+  // transaction holds reservations; end_attempt (after its commit or
+  // rollback) releases them: a chunk whose committed state is free goes
+  // back to the free set.
+  bool has_reservations(unsigned thread) const;
+  void end_attempt(unsigned thread);
   // Usable bytes of the block at PTR (0 if PTR is not a block start).
   size_t usable_size(const void *ptr) const;
   // True if PTR is inside the heap's block area.

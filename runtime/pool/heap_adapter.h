@@ -72,6 +72,7 @@ template <class P> struct TxWriter final : HeapWriterBase {
   void write(uint64_t *addr, uint64_t value) override {
     P::template write<uint64_t>(this_thread(), addr, value);
   }
+  bool in_transaction() const override { return true; }
   void reuse_blocked(uint64_t stamp) override {
     SlotHandle &s = tls_slot;
     if (stamp > s.reuse_wait)
@@ -89,7 +90,12 @@ template <class P> struct PoolHeap {
       return result;
     }
     TxWriter<P> w;
-    return pool_heap->allocate(size, align, heap_arena(tls_slot.index), w);
+    unsigned arena = heap_arena(tls_slot.index);
+    void *p = pool_heap->allocate(size, align, arena, w);
+    // (chunks it took stay reserved until leave_tx: end_attempt)
+    if (pool_heap->has_reservations(arena))
+      tls_slot.heap_work = true;
+    return p;
   }
 
   static void release(void *ptr) {

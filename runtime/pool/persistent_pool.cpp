@@ -200,6 +200,9 @@ void leave_tx_heap_work(SlotHandle &s) {
   // which the block still had its old contents) can be replayed over what
   // the next owner writes there unlogged (last-allocation tracking,
   // calloc's zeroing): make_room if the floor is not there yet.
+  // Chunks the attempt took: committed, or free again.
+  if (pool_heap)
+    pool_heap->end_attempt(heap_arena(s.index));
   if (s.free_order != 0 && !LogRing::superseded(s, s.free_order))
     LogRing::make_room(s, s.free_order);
   s.free_order = 0;

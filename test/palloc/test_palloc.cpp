@@ -957,6 +957,101 @@ void test_bench() {
   CHECK(checked(h));
 }
 
+// A transaction's writes, buffered until commit (a lazy TM's redo log):
+// other writers read memory, where they are not yet.
+struct RedoWriter final : HeapWriter {
+  std::vector<std::pair<uint64_t *, uint64_t>> redo;
+  uint64_t read(const uint64_t *addr) override {
+    for (size_t i = redo.size(); i-- > 0;)
+      if (redo[i].first == addr)
+        return redo[i].second;
+    return *addr;
+  }
+  void write(uint64_t *addr, uint64_t value) override {
+    redo.emplace_back(addr, value);
+  }
+  bool in_transaction() const override { return true; }
+  void commit() {
+    for (auto &e : redo)
+      *e.first = e.second;
+    redo.clear();
+  }
+  void abort() { redo.clear(); }
+};
+
+bool overlaps(const void *a, size_t na, const void *b, size_t nb) {
+  auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+  return x < y + nb && y < x + na;
+}
+
+// Chunks taken by a transaction in flight stay its own until it ends
+// (PersistentHeap::end_attempt): its state words still read free to the
+// others, and it writes the memory in place at once, so another
+// transaction that took the same chunks (e.g. after a resync, which rebuilds
+// the free set from the metadata) would write the same memory. Transaction
+// A takes a large block and a chunk of a size class and does not commit;
+// B (another arena) allocates until the heap is full: nothing of B's may
+// overlap A's memory. A's abort gives its chunks back; a commit keeps them.
+void test_inflight() {
+  constexpr size_t kChunk = size_t(1) << 16;
+  FormattedHeap fh(24 * kChunk);
+  PersistentHeap &h = fh.h;
+  uint64_t chunks = h.stats().chunks_total;
+  CHECK(chunks >= 8);
+  RedoWriter a, b;
+  void *big = h.allocate(2 * kChunk, 0, 0, a);
+  void *small = h.allocate(64, 0, 0, a);
+  CHECK(big && small);
+  CHECK(h.has_reservations(0));
+  std::vector<std::pair<void *, size_t>> got;
+  for (int i = 0; i < 1000; ++i) {
+    size_t n = i % 2 ? 2 * kChunk : 64;
+    void *p = h.allocate(n, 0, 1, b);
+    if (!p && n == 64)
+      break;
+    if (p) {
+      got.emplace_back(p, n);
+      b.commit();
+      h.end_attempt(1);
+    }
+  }
+  size_t hits = 0;
+  for (auto &g : got)
+    hits += overlaps(g.first, g.second, big, 2 * kChunk) ||
+            overlaps(g.first, g.second, small, 64) ||
+            (g.second == 64 && (reinterpret_cast<uintptr_t>(g.first) >> 16) ==
+                                   (reinterpret_cast<uintptr_t>(small) >> 16));
+  CHECK_EQ(hits, size_t(0));
+  CHECK(!got.empty());
+  // A aborts: its chunks are free again, B gets the large run.
+  a.abort();
+  h.end_attempt(0);
+  CHECK(!h.has_reservations(0));
+  void *again = h.allocate(2 * kChunk, 0, 1, b);
+  CHECK(again != nullptr);
+  b.commit();
+  h.end_attempt(1);
+  // A commits a block: it stays allocated after its reservation ends.
+  void *kept = nullptr;
+  for (auto &g : got)
+    if (g.second == 2 * kChunk) {
+      h.release(g.first, 1, b);
+      b.commit();
+      break;
+    }
+  kept = h.allocate(2 * kChunk, 0, 0, a);
+  CHECK(kept != nullptr);
+  a.commit();
+  h.end_attempt(0);
+  void *other = h.allocate(2 * kChunk, 0, 1, b);
+  CHECK(other == nullptr || !overlaps(other, 2 * kChunk, kept, 2 * kChunk));
+  b.abort();
+  h.end_attempt(1);
+  printf("inflight: %zu allocations of another transaction, none in the "
+         "memory of one in flight\n",
+         got.size());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -974,6 +1069,7 @@ int main(int argc, char **argv) {
                {"corrupt", test_corrupt},
                {"stress", test_stress},
                {"stress-full", test_stress_full},
+               {"inflight", test_inflight},
                {"bench", test_bench}};
   int ran = 0;
   for (auto &t : tests)
