@@ -33,9 +33,15 @@ typedef struct mc_item {
  * read-mostly ones never share an orec or a line with the counters. */
 typedef struct mc_root {
   uint64_t magic;
-  uint64_t nbuckets; /* power of two, fixed at creation */
+  uint64_t nbuckets; /* power of two; doubles as the cache grows */
   mc_item **buckets;
-  char pad0[40];
+  /* While the table grows (mc_store.c, "The hash table"): the previous,
+   * half-size array, whose buckets move one by one into BUCKETS and are
+   * then marked MC_MOVED; NULL otherwise (a pool written before the table
+   * could grow reads NULL here). */
+  mc_item **old_buckets;
+  uint64_t old_nbuckets;
+  char pad0[24];
   uint64_t flush_cas; /* items with cas <= flush_cas are flushed */
   int64_t flush_at;   /* delayed flush_all: stored <= flush_at <= now */
   char pad1[48];
@@ -56,6 +62,9 @@ enum {
   MC_ITEM_TOKEN_SENT = 2, /* a client won the right to recache it (W) */
   MC_ITEM_STALE = 4       /* invalidated by md I: served with X */
 };
+
+/* An old bucket whose chain has moved into the grown table. */
+#define MC_MOVED ((mc_item *)1)
 
 static inline uint64_t mc_item_size(uint64_t nkey, uint64_t nbytes) {
   return sizeof(mc_item) + nkey + nbytes;

@@ -53,9 +53,11 @@ static const char usage_text[] =
     "                          (default :)\n"
     "  -e, --memory-file=FILE  the pool file (memcached's restartable memory\n"
     "                          file; same as --pool)\n"
-    "  -o, --extended=LIST     idle_timeout=S, read_buf_mem_limit=MB; the\n"
-    "                          slab, LRU and hash tuning options are accepted\n"
-    "                          and have nothing to tune here\n"
+    "  -o, --extended=LIST     idle_timeout=S, read_buf_mem_limit=MB,\n"
+    "                          hashpower=N (a new cache's 2^N hash buckets;\n"
+    "                          the table grows online), no_hashexpand; the\n"
+    "                          slab and LRU tuning options are accepted and\n"
+    "                          have nothing to tune here\n"
     "  -v, --verbose           verbose (repeat for more)\n"
     "  -u, --user=USER         accepted for compatibility, ignored\n"
     "  -f, -n, -k, -L, -r      accepted for compatibility, ignored\n"
@@ -161,13 +163,11 @@ int mc_pool_mode_ok(const char *text) {
   return mode <= 0777 && (mode & 0600) == 0600;
 }
 
-/* memcached's -o settings that tune its slab allocator, LRU, hash table,
+/* memcached's -o settings that tune its slab allocator, LRU, hash function,
  * logger buffers or privileges: structures ptm-memcached does not have (items
  * are pool blocks), so they are accepted and change nothing. */
 static const char *const tuning_opts[] = {"maxconns_fast",
                                           "no_maxconns_fast",
-                                          "hashpower",
-                                          "no_hashexpand",
                                           "slab_reassign",
                                           "no_slab_reassign",
                                           "slab_automove",
@@ -227,6 +227,17 @@ static void extended(const char *list, mc_settings *s) {
         bad("-o read_buf_mem_limit needs a value in megabytes%s", "");
       s->read_buf_mem_limit =
           (uint64_t)number("-o read_buf_mem_limit", value, 0, 1 << 20);
+      continue;
+    }
+    if (strcmp(opt, "hashpower") == 0) {
+      /* memcached's range; a power-of-two bucket array of 2^N chains */
+      if (!value)
+        bad("-o hashpower needs a value (12..32)%s", "");
+      s->hash_power_init = (int)number("-o hashpower", value, 12, 32);
+      continue;
+    }
+    if (strcmp(opt, "no_hashexpand") == 0) {
+      s->no_hash_expand = 1;
       continue;
     }
     if (strcmp(opt, "lru_crawler") == 0 || strcmp(opt, "no_lru_crawler") == 0) {

@@ -354,10 +354,11 @@ int main(int argc, char **argv) {
   if (mc_config.daemonize)
     daemonize();
 
-  mc_store_config sc = {mc_config.pool,       mc_config.pool_size,
-                        mc_config.mem_limit,  mc_config.item_max,
-                        mc_config.evict,      mc_config.verbose,
-                        mc_config.durability, mc_config.pool_mode};
+  mc_store_config sc = {
+      mc_config.pool,          mc_config.pool_size, mc_config.mem_limit,
+      mc_config.item_max,      mc_config.evict,     mc_config.verbose,
+      mc_config.durability,    mc_config.pool_mode, mc_config.hash_power_init,
+      mc_config.no_hash_expand};
   char err[256];
   if (mc_store_open(&sc, err, sizeof err) != 0) {
     fprintf(stderr, "ptm-memcached: %s\n", err);
@@ -414,6 +415,7 @@ int main(int argc, char **argv) {
     close(listeners.fd[i]);
   if (mc_config.unix_socket)
     unlink(mc_config.unix_socket);
+  mc_store_close();
   if (mc_config.verbose)
     ptm_stats_print(stderr);
   ptm_close();

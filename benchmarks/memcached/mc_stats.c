@@ -116,7 +116,7 @@ static void general(emit_fn emit, void *ctx) {
   emit_u(emit, ctx, "conn_yields", LOAD(conn_yields));
   emit_u(emit, ctx, "hash_power_level", (uint64_t)s.hash_power);
   emit_u(emit, ctx, "hash_bytes", s.hash_bytes);
-  emit_u(emit, ctx, "hash_is_expanding", 0);
+  emit_u(emit, ctx, "hash_is_expanding", (uint64_t)s.hash_expanding);
   for (int i = 0; absent_general[i]; i++)
     emit_u(emit, ctx, absent_general[i], 0);
   emit_u(emit, ctx, "bytes", s.bytes);
@@ -200,6 +200,7 @@ static void settings(emit_fn emit, void *ctx) {
   emit("dump_enabled", yes_no(mc_config.dump_enabled), ctx);
   emit_u(emit, ctx, "idle_timeout", (uint64_t)mc_config.idle_timeout);
   emit_u(emit, ctx, "read_buf_mem_limit", mc_config.read_buf_mem_limit << 20);
+  emit_u(emit, ctx, "hashpower_init", (uint64_t)mc_config.hash_power_init);
   emit("ssl_enabled", "no", ctx);
   emit("memory_file", mc_config.pool ? mc_config.pool : "(null)", ctx);
   emit("ptm_pool", mc_config.pool ? mc_config.pool : "", ctx);

@@ -57,6 +57,8 @@ typedef struct mc_settings {
   const char *auth_file;       /* -Y */
   int idle_timeout;            /* -o idle_timeout, seconds, 0: none */
   uint64_t read_buf_mem_limit; /* -o read_buf_mem_limit, MB, 0: none */
+  int hash_power_init;         /* -o hashpower, 0: sized by -m */
+  int no_hash_expand;          /* -o no_hashexpand */
   char prefix_delimiter;       /* -D */
   int detail_enabled;          /* stats detail on|off */
   int lru_crawler;             /* lru_crawler enable|disable (-o lru_crawler) */

@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <ptm.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,10 +103,48 @@ static int item_dead(const mc_root *r, const mc_item *it, int64_t now) {
   return r->flush_at != 0 && r->flush_at <= now && it->stored <= r->flush_at;
 }
 
+/* ---- The hash table ------------------------------------------------------
+ * A power-of-two array of chains that doubles online, as memcached's assoc
+ * expansion does, once the items outnumber the buckets by 3 to 2: one
+ * transaction allocates the new array and keeps the old one beside it
+ * (root->old_buckets), small transactions then move the old buckets' chains
+ * one bucket at a time and mark each moved bucket MC_MOVED, and a last one
+ * frees the old array. A key's chain is its old bucket until that has moved,
+ * then its bucket in the new array, so every operation sees each item in
+ * exactly one chain whatever step the expansion is at; a crash leaves a
+ * committed step, and the maintainer thread finishes the expansion after
+ * the restart. Each step conflicts only with operations on the buckets it
+ * moves (mc_store_maintain). */
+
+/* The chain holding hash HV. */
+static mc_item **bucket_of(mc_root *r, uint64_t hv) {
+  mc_item **old = r->old_buckets;
+  if (old) {
+    mc_item **ob = &old[hv & (r->old_nbuckets - 1)];
+    if (*ob != MC_MOVED)
+      return ob;
+  }
+  return &r->buckets[hv & (r->nbuckets - 1)];
+}
+
+/* Chains counted by the walks (cachedump, crawler): the array's buckets,
+ * then, while it grows, the old array's. */
+static uint64_t chain_count(const mc_root *r) {
+  return r->nbuckets + (r->old_buckets ? r->old_nbuckets : 0);
+}
+
+/* The head of walk chain K (< chain_count), NULL for a moved old bucket's. */
+static mc_item **chain_at(mc_root *r, uint64_t k) {
+  if (k < r->nbuckets)
+    return &r->buckets[k];
+  mc_item **ob = &r->old_buckets[k - r->nbuckets];
+  return *ob == MC_MOVED ? NULL : ob;
+}
+
 /* The link pointing at KEY's item, or NULL. */
 static mc_item **find_link(mc_root *r, const char *key, size_t nkey,
                            uint64_t hv) {
-  mc_item **pp = &r->buckets[hv & (r->nbuckets - 1)];
+  mc_item **pp = bucket_of(r, hv);
   for (mc_item *it = *pp; it; pp = &it->hnext, it = *pp)
     if (it->hash == hv && it->nkey == nkey && memcmp(it->data, key, nkey) == 0)
       return pp;
@@ -113,7 +152,7 @@ static mc_item **find_link(mc_root *r, const char *key, size_t nkey,
 }
 
 static mc_item **link_of(mc_root *r, mc_item *item) {
-  mc_item **pp = &r->buckets[item->hash & (r->nbuckets - 1)];
+  mc_item **pp = bucket_of(r, item->hash);
   while (*pp != item)
     pp = &(*pp)->hnext;
   return pp;
@@ -314,7 +353,7 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
     r->curr_items--;
     ptm_free(old);
   } else {
-    mc_item **bucket = &r->buckets[a->hv & (r->nbuckets - 1)];
+    mc_item **bucket = bucket_of(r, a->hv);
     it->hnext = *bucket;
     *bucket = it;
   }
@@ -519,6 +558,7 @@ static void stats_tx(mc_store_stats *s) {
   s->reclaimed = r->reclaimed;
   s->expired = r->expired;
   s->hash_bytes = r->nbuckets * sizeof(mc_item *);
+  s->hash_expanding = r->old_buckets != NULL;
 }
 
 /* 0 ok, 1 created, -1 foreign root, -2 no memory */
@@ -539,6 +579,8 @@ static int init_tx(mc_root *r, uint64_t nbuckets) {
 
 /* ---- The operations --------------------------------------------------------
  */
+
+static void nudge_maintainer(void);
 
 static struct op_args op_args_of(const char *key, size_t nkey, int *retry) {
   return (struct op_args){.root = g_root,
@@ -567,6 +609,8 @@ mc_result mc_store(mc_store_op op, const char *key, size_t nkey, uint32_t flags,
     res = store_tx(&a, op, flags, exptime, data, ndata, cas_in);
     PTM_END();
   } while (retry);
+  if (res.result == MC_OK)
+    nudge_maintainer();
   if (cas_out)
     *cas_out = res.value;
   return res.result;
@@ -830,19 +874,22 @@ struct walk_step {
 
 static struct walk_step dump_tx(mc_root *r, uint64_t first, mc_dump_entry *out,
                                 size_t max, int64_t now) {
-  uint64_t b = first, n = 0;
-  for (; b < r->nbuckets; b++) {
+  uint64_t b = first, n = 0, chains = chain_count(r);
+  for (; b < chains; b++) {
+    mc_item **head = chain_at(r, b);
+    if (!head)
+      continue;
     uint64_t chain = 0;
-    for (mc_item *it = r->buckets[b]; it; it = it->hnext)
+    for (mc_item *it = *head; it; it = it->hnext)
       chain += !item_dead(r, it, now);
     if (n + chain > max && n > 0)
       break; /* whole buckets only */
-    for (mc_item *it = r->buckets[b]; it && n < max; it = it->hnext)
+    for (mc_item *it = *head; it && n < max; it = it->hnext)
       if (!item_dead(r, it, now))
         dump_fill(&out[n++], it->data, it->nkey, it->flags, it->exptime,
                   it->last_access, it->cas, it->nbytes);
   }
-  return (struct walk_step){b < r->nbuckets ? b : UINT64_MAX, n, 0};
+  return (struct walk_step){b < chains ? b : UINT64_MAX, n, 0};
 }
 
 int mc_store_set_mem_limit(uint64_t bytes) {
@@ -866,10 +913,10 @@ size_t mc_store_dump(uint64_t *cursor, mc_dump_entry *out, size_t max) {
 
 static struct walk_step crawl_tx(mc_root *r, uint64_t first, uint64_t count,
                                  int64_t now) {
-  uint64_t b = first, checked = 0, removed = 0;
-  for (; b < r->nbuckets && b - first < count; b++) {
-    mc_item **pp = &r->buckets[b];
-    while (*pp) {
+  uint64_t b = first, checked = 0, removed = 0, chains = chain_count(r);
+  for (; b < chains && b - first < count; b++) {
+    mc_item **pp = chain_at(r, b);
+    while (pp && *pp) {
       checked++;
       if (item_dead(r, *pp, now)) {
         r->reclaimed++;
@@ -880,7 +927,7 @@ static struct walk_step crawl_tx(mc_root *r, uint64_t first, uint64_t count,
       }
     }
   }
-  return (struct walk_step){b < r->nbuckets ? b : UINT64_MAX, checked, removed};
+  return (struct walk_step){b < chains ? b : UINT64_MAX, checked, removed};
 }
 
 int mc_store_crawl(uint64_t *cursor, uint64_t *checked, uint64_t *removed) {
@@ -919,19 +966,201 @@ void mc_store_stats_get(mc_store_stats *out) {
     out->hash_power++;
 }
 
+/* ---- Growing the hash table (the maintainer thread) ----------------------
+ * See "The hash table" above. One thread, started by mc_store_open, moves
+ * the buckets; workers only nudge it. */
+
+/* Largest bucket array: 2^32 chains (32 GiB of pointers). */
+#define HASH_POWER_MAX 32
+/* Old buckets moved per transaction: a short transaction that touches a
+ * few lines of each array. */
+#define EXPAND_STEP 64
+
+static int g_hash_expand = 1;
+/* Tests only (PTM_MC_TEST_EXPAND_STEPS=N): the maintainer stops after N
+ * steps of an expansion, so that a test can kill the server mid-way. */
+static long g_expand_step_limit = -1;
+static pthread_t g_maintainer;
+static int g_maintainer_running;
+static pthread_mutex_t g_maint_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_maint_wake = PTHREAD_COND_INITIALIZER;
+static int g_maint_stop;
+/* stores since the maintainer last looked (a hint, not exact) */
+static uint64_t g_stores_hint;
+
+/* 1: the table was full enough and now grows; 0: nothing to do; -1: the
+ * pool has no room for the larger array (tried again later). */
+static int expand_start_tx(mc_root *r) {
+  if (r->old_buckets || r->curr_items <= r->nbuckets / 2 * 3 ||
+      r->nbuckets >= (1ull << HASH_POWER_MAX))
+    return 0;
+  mc_item **b = ptm_calloc(r->nbuckets * 2, sizeof *b);
+  if (!b)
+    return -1;
+  r->old_buckets = r->buckets;
+  r->old_nbuckets = r->nbuckets;
+  r->buckets = b;
+  r->nbuckets *= 2;
+  return 1;
+}
+
+/* Moves the chains of old buckets FIRST.. (at most COUNT); the next old
+ * bucket, or UINT64_MAX when none is left (or no expansion runs). */
+static uint64_t expand_step_tx(mc_root *r, uint64_t first, uint64_t count) {
+  if (!r->old_buckets)
+    return UINT64_MAX;
+  uint64_t b = first;
+  for (; b < r->old_nbuckets && b - first < count; b++) {
+    mc_item **ob = &r->old_buckets[b];
+    mc_item *it = *ob;
+    if (it == MC_MOVED)
+      continue;
+    while (it) {
+      mc_item *next = it->hnext;
+      mc_item **nb = &r->buckets[it->hash & (r->nbuckets - 1)];
+      it->hnext = *nb;
+      *nb = it;
+      it = next;
+    }
+    *ob = MC_MOVED;
+  }
+  return b < r->old_nbuckets ? b : UINT64_MAX;
+}
+
+/* Every old bucket has moved (the one maintainer moved them all, from the
+ * first, after any restart): the old array goes. */
+static void expand_finish_tx(mc_root *r) {
+  mc_item **old = r->old_buckets;
+  if (!old)
+    return;
+  r->old_buckets = NULL;
+  r->old_nbuckets = 0;
+  ptm_free(old);
+}
+
+/* One expansion, if one is due or was left half done by a crash. */
+static void maintain_once(mc_root *r) {
+  int started;
+  uint64_t next = 0;
+  long steps = 0;
+  PTM_BEGIN();
+  started = expand_start_tx(r);
+  PTM_END();
+  (void)started;
+  for (;;) {
+    uint64_t from = next;
+    if (g_expand_step_limit >= 0 && steps >= g_expand_step_limit) {
+      /* (tests: hold the expansion half done until the process dies) */
+      pthread_mutex_lock(&g_maint_lock);
+      while (!g_maint_stop)
+        pthread_cond_wait(&g_maint_wake, &g_maint_lock);
+      pthread_mutex_unlock(&g_maint_lock);
+      return;
+    }
+    PTM_BEGIN();
+    next = expand_step_tx(r, from, EXPAND_STEP);
+    PTM_END();
+    steps++;
+    if (next == UINT64_MAX)
+      break;
+  }
+  PTM_BEGIN();
+  expand_finish_tx(r);
+  PTM_END();
+}
+
+static void *maintainer_main(void *arg) {
+  mc_root *r = arg;
+  pthread_mutex_lock(&g_maint_lock);
+  while (!g_maint_stop) {
+    pthread_mutex_unlock(&g_maint_lock);
+    maintain_once(r);
+    pthread_mutex_lock(&g_maint_lock);
+    if (g_maint_stop)
+      break;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1; /* a nudge comes sooner under stores */
+    pthread_cond_timedwait(&g_maint_wake, &g_maint_lock, &until);
+  }
+  pthread_mutex_unlock(&g_maint_lock);
+  return NULL;
+}
+
+/* After a store that added an item: every 1024 of them, wake the
+ * maintainer to look at the load factor. */
+static void nudge_maintainer(void) {
+  if (!g_maintainer_running)
+    return;
+  if ((__atomic_add_fetch(&g_stores_hint, 1, __ATOMIC_RELAXED) & 1023) == 0)
+    pthread_cond_signal(&g_maint_wake);
+}
+
+void mc_store_close(void) {
+  if (!g_maintainer_running)
+    return;
+  pthread_mutex_lock(&g_maint_lock);
+  g_maint_stop = 1;
+  pthread_cond_broadcast(&g_maint_wake);
+  pthread_mutex_unlock(&g_maint_lock);
+  pthread_join(g_maintainer, NULL);
+  g_maintainer_running = 0;
+}
+
+static int start_maintainer(mc_root *r, char *err, size_t errlen) {
+  const char *env = getenv("PTM_MC_TEST_EXPAND_STEPS");
+  if (env && *env) {
+    char *end;
+    g_expand_step_limit = strtol(env, &end, 10);
+    if (*end || g_expand_step_limit < 0) {
+      snprintf(err, errlen, "PTM_MC_TEST_EXPAND_STEPS='%s' is not a count",
+               env);
+      return -1;
+    }
+  }
+  if (!g_hash_expand)
+    return 0;
+  int rc = pthread_create(&g_maintainer, NULL, maintainer_main, r);
+  if (rc != 0) {
+    snprintf(err, errlen, "cannot start the hash table's maintainer: %s",
+             strerror(rc));
+    return -1;
+  }
+  g_maintainer_running = 1;
+  return 0;
+}
+
 /* ---- Opening and checking --------------------------------------------------
  * Before the workers start: one thread, recovery done, plain reads. */
 
-static int check_structure(const mc_root *r, char *err, size_t errlen) {
+/* Whether the item IT of chain K (chain_at) belongs there: in its own
+ * bucket, and in the new array only once its old bucket has moved. */
+static int item_placed(const mc_root *r, const mc_item *it, uint64_t k) {
+  if (k < r->nbuckets)
+    return (it->hash & (r->nbuckets - 1)) == k &&
+           (!r->old_buckets ||
+            r->old_buckets[it->hash & (r->old_nbuckets - 1)] == MC_MOVED);
+  return (it->hash & (r->old_nbuckets - 1)) == k - r->nbuckets;
+}
+
+static int check_structure(mc_root *r, char *err, size_t errlen) {
   uint64_t count = 0, bytes = 0;
-  for (uint64_t b = 0; b < r->nbuckets; b++) {
-    for (const mc_item *it = r->buckets[b]; it; it = it->hnext) {
-      if (it->nkey == 0 || it->nkey > MC_KEY_MAX ||
-          (it->hash & (r->nbuckets - 1)) != b ||
+  if ((r->nbuckets & (r->nbuckets - 1)) != 0 || r->nbuckets == 0 ||
+      (r->old_buckets && r->old_nbuckets * 2 != r->nbuckets)) {
+    snprintf(err, errlen, "damaged hash table (%llu buckets, %llu old)",
+             (unsigned long long)r->nbuckets,
+             (unsigned long long)r->old_nbuckets);
+    return -1;
+  }
+  for (uint64_t k = 0, chains = chain_count(r); k < chains; k++) {
+    mc_item **head = chain_at(r, k);
+    for (const mc_item *it = head ? *head : NULL; it; it = it->hnext) {
+      if (it->nkey == 0 || it->nkey > MC_KEY_MAX || !item_placed(r, it, k) ||
           mc_hash(it->data, it->nkey) != it->hash || it->cas == 0 ||
           it->cas > r->cas_counter) {
-        snprintf(err, errlen, "damaged item in bucket %llu",
-                 (unsigned long long)b);
+        snprintf(err, errlen, "damaged item in %s bucket %llu",
+                 k < r->nbuckets ? "hash" : "old hash",
+                 (unsigned long long)(k < r->nbuckets ? k : k - r->nbuckets));
         return -1;
       }
       if (++count > r->curr_items)
@@ -1040,9 +1269,14 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
              sizeof(mc_root));
     return -1;
   }
+  /* -o hashpower=N, else sized by -m (it grows with the items anyway) */
   uint64_t nbuckets = 1024;
-  while (nbuckets < (1u << 24) && nbuckets * 256 < cfg->mem_limit)
-    nbuckets *= 2;
+  if (cfg->hash_power > 0)
+    nbuckets = 1ull << cfg->hash_power;
+  else
+    while (nbuckets < (1u << 24) && nbuckets * 256 < cfg->mem_limit)
+      nbuckets *= 2;
+  g_hash_expand = !cfg->no_hash_expand;
   int created;
   PTM_BEGIN();
   created = init_tx(r, nbuckets);
@@ -1062,14 +1296,18 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
   if (check_structure(r, err, errlen) != 0)
     return -1;
   g_root = r;
+  int resumed = r->old_buckets != NULL; /* (before the maintainer runs) */
+  if (start_maintainer(r, err, errlen) != 0)
+    return -1;
   g_recovered = created == 1 ? 0 : r->curr_items;
   if (cfg->verbose)
     fprintf(stderr,
             "ptm-memcached: library %s, %s cache, %llu items (%llu bytes) "
-            "%s, %llu hash buckets\n",
+            "%s, %llu hash buckets%s\n",
             ptm_algorithm(), g_persistent ? "persistent" : "volatile",
             (unsigned long long)r->curr_items, (unsigned long long)r->mem_used,
             created == 1 ? "(new)" : "recovered",
-            (unsigned long long)r->nbuckets);
+            (unsigned long long)r->nbuckets,
+            resumed ? " (growing: resumed)" : "");
   return 0;
 }

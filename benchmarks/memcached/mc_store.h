@@ -47,6 +47,10 @@ typedef struct mc_store_config {
   const char *durability;
   /* --pool-mode (set as PTM_POOL_MODE), NULL: the environment's */
   const char *pool_mode;
+  /* -o hashpower=N: log2 of a new cache's bucket count (0: from -m) */
+  int hash_power;
+  /* -o no_hashexpand: the bucket array keeps its size */
+  int no_hash_expand;
 } mc_store_config;
 
 /* What the store keeps across restarts (persistent pools) and its figures. */
@@ -58,11 +62,16 @@ typedef struct mc_store_stats {
   int buffered_ms;     /* buffered durability: its interval; 0: strict */
   uint64_t hash_bytes; /* the bucket array */
   int hash_power;      /* log2 of the bucket count */
+  int hash_expanding;  /* 1 while the bucket array grows */
 } mc_store_stats;
 
 /* Opens the pool and the cache inside it (created on first use) and checks
  * its structure. 0, or -1 with a message in ERR. */
 int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen);
+
+/* Stops the thread that grows the hash table (before ptm_close); an
+ * expansion in progress resumes at the next open. */
+void mc_store_close(void);
 
 /* The item size limit actually enforced (cfg->item_max, lowered for
  * libraries whose log cannot hold a large item; see mc_store.c). */

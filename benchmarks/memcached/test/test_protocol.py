@@ -762,6 +762,110 @@ def test_restart(exe, pool_dir):
         s.stop()
 
 
+def load_items(c, keys, value_of):
+    """Pipelined noreply sets of KEYS, then one round trip to sync."""
+    for i in range(0, len(keys), 500):
+        c.send(b"".join(
+            f"set {k} 3 0 {len(value_of(k))} noreply\r\n".encode() +
+            value_of(k) + b"\r\n" for k in keys[i:i + 500]))
+    eq(c.cmd("version\r\n").split()[0], b"VERSION", "sets synced")
+
+
+def wait_table(c, power, what):
+    """Polls stats until the table has 2^POWER buckets and does not grow (a
+    bound on a hang, not a verdict on speed: 1200 polls 0.1 s apart)."""
+    st = c.stats()
+    for _ in range(1200):
+        if st["hash_is_expanding"] == "0" and \
+                int(st["hash_power_level"]) >= power:
+            break
+        time.sleep(0.1)
+        st = c.stats()
+    eq(st["hash_power_level"], str(power), f"{what}: hash_power_level")
+    eq(st["hash_is_expanding"], "0", f"{what}: expansion over")
+
+
+def check_items(c, want, what):
+    keys = sorted(want)
+    got = {}
+    for i in range(0, len(keys), 200):
+        got.update(c.get_multi(keys[i:i + 200]))
+    lost = [k for k in keys if got.get(k) != (3, want[k])]
+    check(not lost, f"{what}: {len(keys) - len(lost)} of {len(keys)} items "
+          f"intact (first lost: {lost[:3]})")
+
+
+def test_hash_growth(exe, pool_dir, persistent):
+    """The hash table doubles online (-o hashpower=12: 4096 buckets; it
+    grows when the items outnumber the buckets 3 to 2); an expansion held
+    half done (the test hook PTM_MC_TEST_EXPAND_STEPS) serves every
+    operation from both arrays, survives SIGKILL and finishes after the
+    restart; -o no_hashexpand keeps the size."""
+    def value_of(k):
+        return f"value-of-{k}".encode() * (1 + len(k) % 4)
+
+    # 14000 items: 4096 -> 8192 (at 6145) -> 16384 (at 12289) buckets
+    s = Server(exe, "-o", "hashpower=12", pool=os.path.join(pool_dir,
+                                                             "grow.pool"))
+    try:
+        c = s.connect()
+        eq(c.stats()["hash_power_level"], "12", "hashpower=12 at start")
+        eq(c.stats("settings")["hashpower_init"], "12", "settings: hashpower")
+        keys = [f"g{i}" for i in range(14000)]
+        load_items(c, keys, value_of)
+        wait_table(c, 14, "14000 items")
+        check_items(c, {k: value_of(k) for k in keys}, "after growing")
+        eq(c.stats()["curr_items"], "14000", "curr_items after growing")
+    finally:
+        s.stop()
+
+    s = Server(exe, "-o", "hashpower=12,no_hashexpand")
+    try:
+        c = s.connect()
+        load_items(c, [f"n{i}" for i in range(7000)], value_of)
+        st = c.stats()
+        eq((st["hash_power_level"], st["hash_is_expanding"]), ("12", "0"),
+           "no_hashexpand: the table keeps its size")
+    finally:
+        s.stop()
+    if not persistent:
+        return  # nothing survives a restart
+    # An expansion held after 20 of its 64 steps of 64 old buckets.
+    pool = os.path.join(pool_dir, "grow-kill.pool")
+    s = Server(exe, "-o", "hashpower=12", pool=pool,
+               env={"PTM_MC_TEST_EXPAND_STEPS": "20"})
+    c = s.connect()
+    keys = [f"k{i}" for i in range(7000)]
+    want = {k: value_of(k) for k in keys}
+    load_items(c, keys, value_of)
+    for _ in range(1200):
+        if c.stats()["hash_is_expanding"] == "1":
+            break
+        time.sleep(0.1)
+    eq(c.stats()["hash_is_expanding"], "1", "7000 items: expansion begun")
+    # every kind of operation while the chains are in two arrays
+    for i in range(0, 7000, 7):
+        k = keys[i]
+        if i % 2:
+            eq(c.cmd(f"delete {k}\r\n"), b"DELETED", f"delete {k}")
+            del want[k]
+        else:
+            want[k] = f"new-{i}".encode()
+            eq(c.set(k, want[k], flags=3), b"STORED", f"overwrite {k}")
+    check_items(c, want, "half-grown table")
+    eq(s.kill(), -9, "SIGKILL during the expansion")
+    s = Server(exe, "-v", pool=pool)
+    try:
+        check(any("growing: resumed" in line for line in s.log),
+              f"restart resumes the expansion: {s.log}")
+        c = s.connect()
+        wait_table(c, 13, "after the restart")
+        check_items(c, want, "after SIGKILL mid-expansion")
+        eq(c.stats()["curr_items"], str(len(want)), "curr_items after it")
+    finally:
+        s.stop()
+
+
 def test_pool_mode(exe, pool_dir, persistent):
     """A new pool file is owner-only; --pool-mode chooses another mode."""
     old_umask = os.umask(0o022)
@@ -789,6 +893,7 @@ def test_bad_arguments(exe, persistent):
                        (["-o", "nosuch"], "unknown -o setting"),
                        (["-o", "ext_path=/tmp/x:64m"], "extstore"),
                        (["-o", "idle_timeout"], "-o setting without value"),
+                       (["-o", "hashpower=5"], "hashpower below 12"),
                        (["-c", "0"], "no connections"),
                        (["-t", "0"], "zero threads"),
                        (["-t", "64"], "more workers than pool slots"),
@@ -864,6 +969,8 @@ def main():
         test_full_pool(exe, d, persistent)
         print("test_restart", flush=True)
         test_restart(exe, d)
+        print("test_hash_growth", flush=True)
+        test_hash_growth(exe, d, persistent)
         print("test_pool_mode", flush=True)
         test_pool_mode(exe, d, persistent)
         print("test_bad_arguments", flush=True)
