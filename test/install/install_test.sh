@@ -16,9 +16,11 @@
 #   pkgconfig  examples/bank.c built with pkg-config from the prefix (LTO and
 #              the shared variable) and run
 #   buildtree  examples/ with find_package(ptm) from the build tree itself
-#   deb        cpack -G DEB; the package's Depends; its files extracted with
-#              dpkg-deb -x into a directory and examples/ built against that
-#              tree with CMake and with pkg-config, and run
+#   deb        cpack -G DEB; the package's Depends; dpkg installs it into an
+#              empty root that has this machine's package database (its
+#              Depends checked by dpkg; without clang-N it is refused) and
+#              examples/ are built against that tree with CMake and with
+#              pkg-config, and run
 set -euo pipefail
 mode=$1
 build=$PTM_BUILD source=$PTM_SOURCE work=$PTM_WORK
@@ -188,8 +190,42 @@ deb)
              "libpmem-dev" "libstdc\+\+6"; do
     echo "$depends" | grep -qE "$dep" || fail "Depends lacks $dep: $depends"
   done
+  # dpkg installs the package into an empty root whose package database is
+  # a copy of this machine's: it checks Depends against Debian's installed
+  # packages, as on a machine that has them and nothing of ptm's build.
   root=$work/deb/root
-  dpkg-deb -x "$deb" "$root" || fail "dpkg-deb -x"
+  dpkg_root() { # $1: root; the rest: dpkg's arguments
+    local r=$1
+    shift
+    local force=()
+    [ "$(id -u)" = 0 ] || force=(--force-not-root)
+    dpkg "${force[@]}" --root="$r" --admindir="$r/var/lib/dpkg" \
+      --force-script-chrootless --log=/dev/null "$@"
+  }
+  new_root() { # $1: root  $2: a package left out of its database, or ""
+    rm -rf "$1"
+    mkdir -p "$1/var/lib/dpkg/updates" "$1/var/lib/dpkg/info"
+    : > "$1/var/lib/dpkg/available"
+    awk -v RS= -v ORS='\n\n' -v out="$2" \
+      '!(out != "" && $0 ~ "^Package: " out "\n")' /var/lib/dpkg/status \
+      > "$1/var/lib/dpkg/status"
+  }
+  new_root "$root" ""
+  dpkg_root "$root" -i "$deb" > "$work/deb/dpkg.log" 2>&1 ||
+    { tail -20 "$work/deb/dpkg.log"; fail "dpkg -i of the package"; }
+  dpkg_root "$root" -s ptm | grep -q "^Status: install ok installed" ||
+    fail "dpkg does not list ptm as installed"
+  log "dpkg -i: $(dpkg_root "$root" -L ptm | grep -c .) paths installed"
+  # A machine without clang-N: dpkg leaves the package unconfigured.
+  clang_pkg=$(echo "$depends" | grep -oE "clang-[0-9]+" | head -1)
+  new_root "$work/deb/noclang" "$clang_pkg"
+  if dpkg_root "$work/deb/noclang" -i "$deb" > "$work/deb/noclang.log" 2>&1; then
+    fail "dpkg installed the package on a root without $clang_pkg"
+  fi
+  grep -q "dependency problems" "$work/deb/noclang.log" ||
+    { tail -5 "$work/deb/noclang.log"; fail "no dependency problem without $clang_pkg"; }
+  log "without $clang_pkg: dpkg refuses (dependency problems)"
+  rm -rf "$work/deb/noclang"
   for f in usr/include/ptm.h usr/lib/libptm_plugin.so usr/bin/ptm-config \
            usr/lib/cmake/ptm/ptmConfig.cmake usr/lib/pkgconfig/ptm.pc; do
     [ -f "$root/$f" ] || fail "the package lacks /$f"
