@@ -261,10 +261,13 @@ struct DeferredOrder {
 // RING: the log ring (log_ring.h), which defers the flushes of the written
 // lines to the next commit's fence and has no idle status to write.
 // COARSE: coarse-grained logging (the log ring's logged blocks).
+// SKIP_REWRITTEN: the ring's commit leaves the last record's entries that
+// its own record rewrites unflushed (log_ring.h flush_last).
 template <bool Deferred, bool Sealed = false, bool Ring = false,
-          bool Coarse = false>
+          bool Coarse = false, bool SkipRewritten = false>
 struct PersistentLazyT {
   static_assert(!Ring || (Deferred && Sealed), "the ring defers and seals");
+  static_assert(!SkipRewritten || Ring, "only the ring keeps records");
   struct Pending {
     bool on;
     uint64_t order, summary;
@@ -288,8 +291,8 @@ struct PersistentLazyT {
       if (__builtin_expect(pool::buffered, 0))
         return pool::commit_buffered(pool::tls_slot, tx, stack.lo, stack.hi);
       log_blocks(tx);
-      pending.on = PersistentRedoLog::commit_ring(pool::tls_slot, order, sealed,
-                                                  stack.lo, stack.hi);
+      pending.on = PersistentRedoLog::commit_ring<SkipRewritten>(
+          pool::tls_slot, order, sealed, stack.lo, stack.hi);
     } else if constexpr (Deferred) {
       pool::SlotHandle &s = pool::tls_slot;
       if (s.count == 0)
@@ -353,8 +356,10 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   static constexpr bool kIrrevocable = false;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   static constexpr bool kLogRing = Options::kLogRing;
-  using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
-                               Options::kLogRing, Options::kCoarseLog>;
+  using Lazy =
+      PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
+                      Options::kLogRing, Options::kCoarseLog,
+                      Options::kSkipRewritten>;
   // IP model: no per-transaction quiescence (ptm_close still waits for every
   // transaction in the pool): Base::kQuiesce.
   static constexpr bool kCoarseLog = Options::kCoarseLog;

@@ -51,6 +51,9 @@
 #ifndef PTM_OPT_NO_QUIESCE
 #define PTM_OPT_NO_QUIESCE 1
 #endif
+#ifndef PTM_OPT_SKIP_REWRITTEN
+#define PTM_OPT_SKIP_REWRITTEN 1
+#endif
 
 namespace ptm {
 
@@ -67,6 +70,9 @@ struct NaiveOptions {
   // log_ring.h, docs/algorithms.md "Log ring").
   static constexpr bool kLogRing = false;
   static constexpr bool kLogStage = false;
+  // The log ring: a commit leaves unflushed the last record's entries that
+  // its own record holds again whole (docs/algorithms.md "Rewritten lines").
+  static constexpr bool kSkipRewritten = false;
   static constexpr bool kQuiesce = true; // V: IP drops it
   // The allocation model (DESIGN.md): malloc/new inside a transaction take
   // memory from the ordinary heap (GP: a transaction may touch DRAM;
@@ -86,6 +92,7 @@ struct GpOptions : NaiveOptions {
   // (runtime/persist/log_stage.h; with eADR the caches are persistent and
   // there is nothing to save).
   static constexpr bool kLogStage = PTM_OPT_LOG_STAGE && !PTM_EADR;
+  static constexpr bool kSkipRewritten = PTM_OPT_SKIP_REWRITTEN && kLogRing;
 };
 
 struct IpOptions : GpOptions {

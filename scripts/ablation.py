@@ -40,6 +40,8 @@ OPTIMIZATIONS = {
     "sealed_log": ("PTM_OPT_SEALED_LOG", "(ours)", [f"ip_{a}" for a in ALGS]),
     "log_ring": ("PTM_OPT_LOG_RING", "(ours)", [f"ip_{a}" for a in LAZY]),
     "log_stage": ("PTM_OPT_LOG_STAGE", "(ours)", [f"ip_{a}" for a in LAZY]),
+    "skip_rewritten": ("PTM_OPT_SKIP_REWRITTEN", "(ours)",
+                       [f"ip_{a}" for a in LAZY]),
     "no_quiesce": ("PTM_OPT_NO_QUIESCE", "(V, IP model)",
                    ["ip_orec_eager", "ip_orec_lazy", "ip_orec_mixed"]),
 }

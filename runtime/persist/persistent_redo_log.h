@@ -376,11 +376,13 @@ struct PersistentRedoLog {
   // sfence, then this record is written back in place, not flushed (the
   // next commit's fence, or LogRing's slow paths, make it durable). Per
   // commit: C*L (or W) + 1 + the previous commit's data lines clwb, 1 sfence
-  // (2 unless SEALED).
+  // (2 unless SEALED); with SKIP_REWRITTEN, not the lines of the previous
+  // commit's entries that this record holds again whole (rewritten()).
   // False: nothing was logged.
+  template <bool SkipRewritten = false>
   static bool commit_ring(pool::SlotHandle &s, uint64_t order, bool sealed,
                           uintptr_t skip_lo, uintptr_t skip_hi) {
-    if (!publish<true>(s, order, sealed))
+    if (!publish<true, SkipRewritten>(s, order, sealed))
       return false;
     write_back(s, skip_lo, skip_hi, /*flush=*/false);
     // Only now (its data in place) may another thread write them back for
@@ -427,6 +429,24 @@ struct PersistentRedoLog {
     mark_idle(s);
   }
 
+  // The entry X (of kind K) of the thread's last record is held again whole
+  // by the record being built: the same chunk, or the same word with every
+  // byte of X's mask. Its new record then stands for X until its own data
+  // are durable (docs/algorithms.md "Rewritten lines").
+  static bool rewritten(const pool::SlotHandle &s, const pool::LogEntry &x,
+                        pool::EntryKind k) {
+    int64_t r = tls_log_index.find(x.addr);
+    if (r < 0)
+      return false;
+    const pool::LogEntry &y = s.entries[r];
+    if (y.addr != x.addr)
+      return false;
+    if (k == pool::kChunkEntry)
+      return pool::entry_kind(y) == pool::kChunkEntry && y.data == x.data;
+    uint64_t m = x.meta & 0xff;
+    return (y.meta & 0xff & m) == m;
+  }
+
 private:
   // Computes the check of each of the W records from E, and calls
   // WRITTEN(entry, bytes) with each entry's extent (a pad record shares the
@@ -462,13 +482,17 @@ private:
   // discards; nothing is written in place before the fence.
   // RING: a log ring's record (its part's header, the replay floor, the
   // last record's data lines flushed behind the same fence).
-  template <bool Ring = false>
+  template <bool Ring = false, bool SkipRewritten = false>
   static bool publish(pool::SlotHandle &s, uint64_t order, bool sealed) {
     uint64_t w = s.count;
     stat_add(this_thread().stats->log_entries, s.logged);
     if (w == 0)
       return false;
-    if constexpr (Ring)
+    if constexpr (Ring && SkipRewritten)
+      LogRing::flush_last(s, [&s](const pool::LogEntry &x, pool::EntryKind k) {
+        return rewritten(s, x, k);
+      });
+    else if constexpr (Ring)
       LogRing::flush_last(s);
     // Staged: the checks in the stage, then every line streamed; else each
     // entry's lines written back once its check is in.

@@ -30,7 +30,9 @@
 // lines (one clwb per entry of the pool's data) to the next writing commit,
 // before its fence, and writes no idle status: E entries of L lines, P data
 // lines of the previous writing commit: L*E + 1 + P clwb, 1 sfence (2 with pool
-// blocks of more than 8 entries allocated; smaller ones are logged). Under eADR
+// blocks of more than 8 entries allocated; smaller ones are logged); with
+// PTM_OPT_SKIP_REWRITTEN, P leaves out the previous commit's entries that
+// this one logs again (same word or chunk). Under eADR
 // (PTM_EADR=1, the test-only eADR copies) every clwb count is 0 and the sfences
 // stay. Log staging (PTM_OPT_LOG_STAGE, the lazy gp_/ip_ libraries) streams
 // a record's lines whole: W word entries take ceil(W/2) lines, not W (chunk
@@ -41,6 +43,9 @@
 
 #include "libs/persistent_options.h" // the PTM_OPT_* defaults
 #include "pool_test.h"
+
+#include <algorithm>
+#include <vector>
 
 #include <cstring>
 
@@ -94,17 +99,29 @@ int main() {
   const bool ring =
       lazy && sealed && PTM_OPT_DEFERRED_FLUSH && PTM_OPT_LOG_RING;
   const uint64_t lazy_fences = ring ? 1 : 4 - sealed;
-  // The log ring: data lines the last writing commit left to the next.
-  uint64_t prev = 0;
+  const uint64_t G = PTM_LOG_GRANULARITY;
+  // An entry's key: its chunk (coarse-grained logging) or its word.
+  auto key = [&](const void *p) {
+    auto a = reinterpret_cast<uintptr_t>(p);
+    return coarse ? a & ~uintptr_t(G - 1) : a & ~uintptr_t(7);
+  };
+  // The log ring: the entries in the pool of the last writing commit, whose
+  // data lines it left to the next (but those the next one logs again, with
+  // PTM_OPT_SKIP_REWRITTEN).
+  const bool skip_rewritten = ring && PTM_OPT_SKIP_REWRITTEN;
+  std::vector<uintptr_t> prev;
   // A lazy commit's clwb: E entries taking ENTRY_LINES lines, one data line
-  // per entry (the log ring: per entry in the pool, IN_POOL).
+  // per entry (the log ring: per entry in the pool, keys IN_POOL).
   auto lazy_clwb = [&](uint64_t entry_lines, uint64_t e,
-                       uint64_t in_pool = ~0ull) {
-    uint64_t n = ring ? entry_lines + 1 + prev : entry_lines + 1 + e + 1;
-    prev = in_pool == ~0ull ? e : in_pool;
+                       std::vector<uintptr_t> in_pool) {
+    uint64_t p = 0;
+    for (uintptr_t k : prev)
+      p += !skip_rewritten ||
+           std::find(in_pool.begin(), in_pool.end(), k) == in_pool.end();
+    uint64_t n = ring ? entry_lines + 1 + p : entry_lines + 1 + e + 1;
+    prev = std::move(in_pool);
     return flushes(n);
   };
-  const uint64_t G = PTM_LOG_GRANULARITY;
   const uint64_t L = coarse && G == 64 ? 2 : 1; // lines per entry
   // Log staging (PTM_OPT_LOG_STAGE, the lazy gp_/ip_ libraries): a record's
   // lines are streamed whole, so two word entries sharing a line count
@@ -116,14 +133,18 @@ int main() {
   };
   // Warm-up: the thread's first transaction claims its slot.
   run_tx([&] { __ptm_write_8(&words[0], 1); });
-  prev = 1;
+  prev = {key(&words[0])};
 
   for (uint64_t w : {1, 2, 5, 10}) {
     ptm_stats_t before, after;
     ptm_stats(&before);
+    std::vector<uintptr_t> keys;
     run_tx([&] {
-      for (uint64_t i = 0; i < w; ++i)
+      keys.clear();
+      for (uint64_t i = 0; i < w; ++i) {
         __ptm_write_8(&words[8 * i], __ptm_read_8(&words[8 * i]) + i + 1);
+        keys.push_back(key(&words[8 * i]));
+      }
     });
     ptm_stats(&after);
     ptm_stats_t d = delta(before, after);
@@ -132,7 +153,8 @@ int main() {
            (unsigned long long)d.sfence, (unsigned long long)d.log_entries);
     CHECK_EQ(d.commits, 1u);
     CHECK_EQ(d.clwb,
-             lazy ? lazy_clwb(entry_lines(w), w) : flushes((L + 1) * w + 2));
+             lazy ? lazy_clwb(entry_lines(w), w, keys)
+                  : flushes((L + 1) * w + 2));
     CHECK_EQ(d.sfence, lazy ? lazy_fences : (pipelined ? 4 : w + 3) - sealed);
     CHECK_EQ(d.log_entries, w);
   }
@@ -152,7 +174,9 @@ int main() {
     });
     ptm_stats(&after);
     ptm_stats_t d = delta(before, after);
-    CHECK_EQ(d.clwb, coarse ? lazy_clwb(L, 1) : lazy_clwb(entry_lines(2), 2));
+    CHECK_EQ(d.clwb, coarse ? lazy_clwb(L, 1, {key(&words[0])})
+                            : lazy_clwb(entry_lines(2), 2,
+                                        {key(&words[0]), key(&words[1])}));
     CHECK_EQ(d.sfence, lazy_fences);
     CHECK_EQ(d.log_entries, coarse ? 1u : 2u);
     CHECK_EQ(words[0], 6u);
@@ -202,7 +226,7 @@ int main() {
     for (uint32_t k = 0; k < 4; ++k)
       CHECK_EQ(*reinterpret_cast<uint32_t *>(c0 + k * (G / 4)), k + 40);
     CHECK_EQ(x.log_entries, 1u);
-    CHECK_EQ(x.clwb, lazy ? lazy_clwb(L, 1) : flushes(L + 4 + 2));
+    CHECK_EQ(x.clwb, lazy ? lazy_clwb(L, 1, {key(c0)}) : flushes(L + 4 + 2));
     CHECK_EQ(x.sfence, lazy ? lazy_fences : 4 - sealed);
 
     // One write into each of two chunks.
@@ -213,7 +237,8 @@ int main() {
     CHECK_EQ(*reinterpret_cast<uint64_t *>(c0 + 8), 7u);
     CHECK_EQ(*reinterpret_cast<uint64_t *>(c0 + G), 8u);
     CHECK_EQ(x.log_entries, 2u);
-    CHECK_EQ(x.clwb, lazy ? lazy_clwb(2 * L, 2) : flushes(2 * L + 2 + 2));
+    CHECK_EQ(x.clwb, lazy ? lazy_clwb(2 * L, 2, {key(c0), key(c0 + G)})
+                          : flushes(2 * L + 2 + 2));
     CHECK_EQ(x.sfence, lazy ? lazy_fences : (pipelined ? 4u : 5u) - sealed);
 
     // A word outside the pool keeps a word entry; the chunk entry after it
@@ -227,7 +252,7 @@ int main() {
     CHECK_EQ(*reinterpret_cast<uint64_t *>(c0), 9u);
     CHECK_EQ(x.log_entries, 2u);
     // (the padding record shares the word entry's line)
-    CHECK_EQ(x.clwb, lazy ? lazy_clwb(1 + L, 2, 1) : flushes(L + 6));
+    CHECK_EQ(x.clwb, lazy ? lazy_clwb(1 + L, 2, {key(c0)}) : flushes(L + 6));
     CHECK_EQ(x.sfence, lazy ? lazy_fences : (pipelined ? 4u : 5u) - sealed);
   }
 
@@ -245,7 +270,7 @@ int main() {
   for (int round = -1; round < 2; ++round) {
     bool fill = round == 1;
     if (round >= 0)
-      alloc_prev[round] = prev;
+      alloc_prev[round] = prev.size();
     ptm_stats(&before);
     void *block = nullptr;
     run_tx([&] {
@@ -268,7 +293,7 @@ int main() {
     ptm_stats(&before);
     run_tx([&] { ptm_free(block); });
     ptm_stats(&after);
-    prev = ring ? 0 : delta(before, after).log_entries;
+    prev.clear();
   }
   for (const ptm_stats_t *t : {&alloc_only, &alloc_write}) {
     uint64_t e = t->log_entries;
