@@ -1,10 +1,16 @@
-# ptm_add_program(TARGET LIB name [LTO] [FLAGS flags...] SOURCES src...)
+# ptm_add_program(TARGET LIB name [LTO | FORM lto|shared] [FLAGS flags...]
+#                 SOURCES src...)
 #
 # Builds a program the way a user does: every source compiled by clang with the
 # ptm plugin, linked against runtime library LIB, either its LTO bitcode form
-# (LTO: -flto, runtime fast paths inlined) or its shared form.
+# (LTO, or FORM lto: -flto, runtime fast paths inlined) or its shared form.
 function(ptm_add_program target)
-  cmake_parse_arguments(P "LTO" "LIB" "SOURCES;FLAGS;LINK" ${ARGN})
+  cmake_parse_arguments(P "LTO" "LIB;FORM" "SOURCES;FLAGS;LINK" ${ARGN})
+  if(P_FORM STREQUAL "lto")
+    set(P_LTO TRUE)
+  elseif(DEFINED P_FORM AND NOT P_FORM STREQUAL "shared")
+    message(FATAL_ERROR "ptm_add_program(${target}): FORM is lto or shared")
+  endif()
   add_executable(${target} ${P_SOURCES})
   add_dependencies(${target} ptm_plugin)
   set_source_files_properties(${P_SOURCES} TARGET_DIRECTORY ${target}
