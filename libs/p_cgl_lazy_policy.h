@@ -26,10 +26,9 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   using Base::apply_frees;
   using Base::flush_allocs;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
-  using Lazy =
-      PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
-                      Options::kLogRing, Options::kCoarseLog,
-                      Options::kSkipRewritten>;
+  using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
+                               Options::kLogRing, Options::kCoarseLog,
+                               Options::kSkipRewritten>;
   static constexpr bool kReadsInPlace = false;
   // The bytes of the attempt's last allocation are written in place and
   // never logged: a read that the log's summary misses reads them right and

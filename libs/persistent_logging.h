@@ -356,10 +356,9 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   static constexpr bool kIrrevocable = false;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   static constexpr bool kLogRing = Options::kLogRing;
-  using Lazy =
-      PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
-                      Options::kLogRing, Options::kCoarseLog,
-                      Options::kSkipRewritten>;
+  using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
+                               Options::kLogRing, Options::kCoarseLog,
+                               Options::kSkipRewritten>;
   // IP model: no per-transaction quiescence (ptm_close still waits for every
   // transaction in the pool): Base::kQuiesce.
   static constexpr bool kCoarseLog = Options::kCoarseLog;

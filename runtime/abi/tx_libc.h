@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cwchar>
+#include <type_traits>
 
 extern "C" [[noreturn]] void __chk_fail(void); // glibc's, for the _chk forms
 
@@ -575,21 +576,34 @@ template <class A> struct TxLibc {
           ::snprintf(at, size_t(n) + 1, one, arg...);
         len += size_t(n);
       };
-      switch (conv) {
-      case 'd':
-      case 'i':
+      // An integer argument of the conversion's signedness (IS_SIGNED:
+      // std::true_type or std::false_type) and the length modifier's size
+      // (hh and h arrive promoted to int).
+      auto emit_integer = [&](auto is_signed) {
+        constexpr bool s = decltype(is_signed)::value;
+        // (aliases: va_arg is a macro, a comma in its type would split it)
+        using Long = std::conditional_t<s, long, unsigned long>;
+        using LongLong = std::conditional_t<s, long long, unsigned long long>;
+        using Max = std::conditional_t<s, intmax_t, uintmax_t>;
+        using Size = std::conditional_t<s, ssize_t, size_t>;
+        using Int = std::conditional_t<s, int, unsigned>;
         if (mod == kLong)
-          emit(va_arg(ap, long));
+          emit(va_arg(ap, Long));
         else if (mod == kLongLong)
-          emit(va_arg(ap, long long));
+          emit(va_arg(ap, LongLong));
         else if (mod == kMax)
-          emit(va_arg(ap, intmax_t));
+          emit(va_arg(ap, Max));
         else if (mod == kSize)
-          emit(va_arg(ap, ssize_t));
+          emit(va_arg(ap, Size));
         else if (mod == kDiff)
           emit(va_arg(ap, ptrdiff_t));
         else
-          emit(va_arg(ap, int));
+          emit(va_arg(ap, Int));
+      };
+      switch (conv) {
+      case 'd':
+      case 'i':
+        emit_integer(std::true_type{});
         break;
       case 'o':
       case 'u':
@@ -597,18 +611,7 @@ template <class A> struct TxLibc {
       case 'X':
       case 'b':
       case 'B':
-        if (mod == kLong)
-          emit(va_arg(ap, unsigned long));
-        else if (mod == kLongLong)
-          emit(va_arg(ap, unsigned long long));
-        else if (mod == kMax)
-          emit(va_arg(ap, uintmax_t));
-        else if (mod == kSize)
-          emit(va_arg(ap, size_t));
-        else if (mod == kDiff)
-          emit(va_arg(ap, ptrdiff_t));
-        else
-          emit(va_arg(ap, unsigned));
+        emit_integer(std::false_type{});
         break;
       case 'e':
       case 'E':

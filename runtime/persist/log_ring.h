@@ -165,9 +165,8 @@ struct LogRing {
     }
   }
   static void flush_entries(const pool::LogEntry *e, uint64_t n) {
-    flush_entries(e, n, [](const pool::LogEntry &, pool::EntryKind) {
-      return false;
-    });
+    flush_entries(
+        e, n, [](const pool::LogEntry &, pool::EntryKind) { return false; });
   }
 
   // clwb of the data lines of S's last committed record, if not done (its
@@ -185,9 +184,8 @@ struct LogRing {
                   s.last_count, rewritten);
   }
   static void flush_last(pool::SlotHandle &s) {
-    flush_last(s, [](const pool::LogEntry &, pool::EntryKind) {
-      return false;
-    });
+    flush_last(s,
+               [](const pool::LogEntry &, pool::EntryKind) { return false; });
   }
 
   // Slow path of begin: makes the floor durable at TARGET or above (see the

@@ -152,9 +152,8 @@ int main() {
            ptm_algorithm(), (unsigned long long)w, (unsigned long long)d.clwb,
            (unsigned long long)d.sfence, (unsigned long long)d.log_entries);
     CHECK_EQ(d.commits, 1u);
-    CHECK_EQ(d.clwb,
-             lazy ? lazy_clwb(entry_lines(w), w, keys)
-                  : flushes((L + 1) * w + 2));
+    CHECK_EQ(d.clwb, lazy ? lazy_clwb(entry_lines(w), w, keys)
+                          : flushes((L + 1) * w + 2));
     CHECK_EQ(d.sfence, lazy ? lazy_fences : (pipelined ? 4 : w + 3) - sealed);
     CHECK_EQ(d.log_entries, w);
   }
