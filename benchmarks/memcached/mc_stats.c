@@ -150,6 +150,9 @@ static void ptm_group(emit_fn emit, void *ctx) {
     snprintf(buf, sizeof buf, "buffered:%d", s.buffered_ms);
   emit("ptm_durability", buf, ctx);
   emit_u(emit, ctx, "ptm_recovered_items", s.recovered);
+  int held = mc_store_test_expand_held();
+  if (held >= 0) /* (the test hook PTM_MC_TEST_EXPAND_STEPS only) */
+    emit_u(emit, ctx, "ptm_test_expand_held", (uint64_t)held);
   emit_u(emit, ctx, "ptm_expired", s.expired);
   emit_u(emit, ctx, "ptm_commits", tx.commits);
   emit_u(emit, ctx, "ptm_aborts", tx.aborts);

@@ -977,9 +977,13 @@ void mc_store_stats_get(mc_store_stats *out) {
 #define EXPAND_STEP 64
 
 static int g_hash_expand = 1;
-/* Tests only (PTM_MC_TEST_EXPAND_STEPS=N): the maintainer stops after N
- * steps of an expansion, so that a test can kill the server mid-way. */
+/* Tests only (PTM_MC_TEST_EXPAND_STEPS=N): the maintainer stops an
+ * expansion after its first N steps (0: right after the transaction that
+ * began it; N = all of them: before the one that frees the old array), so
+ * that a test can kill the server at that point; g_expand_held says it got
+ * there (stats: ptm_test_expand_held). */
 static long g_expand_step_limit = -1;
+static int g_expand_held;
 static pthread_t g_maintainer;
 static int g_maintainer_running;
 static pthread_mutex_t g_maint_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -988,10 +992,13 @@ static int g_maint_stop;
 /* stores since the maintainer last looked (a hint, not exact) */
 static uint64_t g_stores_hint;
 
-/* 1: the table was full enough and now grows; 0: nothing to do; -1: the
- * pool has no room for the larger array (tried again later). */
+/* 1: the table was full enough and now grows; 2: it was growing already
+ * (a crash interrupted the expansion); 0: nothing to do; -1: the pool has
+ * no room for the larger array (tried again later). */
 static int expand_start_tx(mc_root *r) {
-  if (r->old_buckets || r->curr_items <= r->nbuckets / 2 * 3 ||
+  if (r->old_buckets)
+    return 2;
+  if (r->curr_items <= r->nbuckets / 2 * 3 ||
       r->nbuckets >= (1ull << HASH_POWER_MAX))
     return 0;
   mc_item **b = ptm_calloc(r->nbuckets * 2, sizeof *b);
@@ -1038,6 +1045,19 @@ static void expand_finish_tx(mc_root *r) {
   ptm_free(old);
 }
 
+/* Tests: 1 after holding the expansion, after STEPS steps, until the
+ * server stops (PTM_MC_TEST_EXPAND_STEPS); 0 to go on. */
+static int test_hold(long steps) {
+  if (g_expand_step_limit < 0 || steps < g_expand_step_limit)
+    return 0;
+  pthread_mutex_lock(&g_maint_lock);
+  __atomic_store_n(&g_expand_held, 1, __ATOMIC_RELEASE);
+  while (!g_maint_stop)
+    pthread_cond_wait(&g_maint_wake, &g_maint_lock);
+  pthread_mutex_unlock(&g_maint_lock);
+  return 1;
+}
+
 /* One expansion, if one is due or was left half done by a crash. */
 static void maintain_once(mc_root *r) {
   int started;
@@ -1046,17 +1066,12 @@ static void maintain_once(mc_root *r) {
   PTM_BEGIN();
   started = expand_start_tx(r);
   PTM_END();
-  (void)started;
+  if (started <= 0)
+    return;
   for (;;) {
     uint64_t from = next;
-    if (g_expand_step_limit >= 0 && steps >= g_expand_step_limit) {
-      /* (tests: hold the expansion half done until the process dies) */
-      pthread_mutex_lock(&g_maint_lock);
-      while (!g_maint_stop)
-        pthread_cond_wait(&g_maint_wake, &g_maint_lock);
-      pthread_mutex_unlock(&g_maint_lock);
+    if (test_hold(steps))
       return;
-    }
     PTM_BEGIN();
     next = expand_step_tx(r, from, EXPAND_STEP);
     PTM_END();
@@ -1064,9 +1079,17 @@ static void maintain_once(mc_root *r) {
     if (next == UINT64_MAX)
       break;
   }
+  if (test_hold(steps))
+    return;
   PTM_BEGIN();
   expand_finish_tx(r);
   PTM_END();
+}
+
+int mc_store_test_expand_held(void) {
+  if (g_expand_step_limit < 0)
+    return -1;
+  return __atomic_load_n(&g_expand_held, __ATOMIC_ACQUIRE);
 }
 
 static void *maintainer_main(void *arg) {

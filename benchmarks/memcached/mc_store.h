@@ -73,6 +73,10 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen);
  * expansion in progress resumes at the next open. */
 void mc_store_close(void);
 
+/* Tests: 1 once the expansion is held by PTM_MC_TEST_EXPAND_STEPS, 0 before;
+ * -1 without that hook. */
+int mc_store_test_expand_held(void);
+
 /* The item size limit actually enforced (cfg->item_max, lowered for
  * libraries whose log cannot hold a large item; see mc_store.c). */
 uint64_t mc_store_item_max(void);

@@ -830,40 +830,90 @@ def test_hash_growth(exe, pool_dir, persistent):
         s.stop()
     if not persistent:
         return  # nothing survives a restart
-    # An expansion held after 20 of its 64 steps of 64 old buckets.
-    pool = os.path.join(pool_dir, "grow-kill.pool")
-    s = Server(exe, "-o", "hashpower=12", pool=pool,
-               env={"PTM_MC_TEST_EXPAND_STEPS": "20"})
+    # One expansion (4096 -> 8192 buckets: 64 steps of 64 old buckets)
+    # killed at each of its phases, the test hook holding it there.
+    for steps, resume_hold in ((0, None), (1, None), (20, 40), (64, None),
+                               (None, None)):
+        grow_and_kill(exe, pool_dir, value_of, steps, resume_hold)
+
+
+def grow_and_kill(exe, pool_dir, value_of, steps, resume_hold):
+    """7000 items grow the table once; SIGKILL with the expansion held after
+    STEPS of its steps (PTM_MC_TEST_EXPAND_STEPS; 0: right after the
+    transaction that began it, 64: every bucket moved, the old array not yet
+    freed; None: after the expansion finished), while every kind of
+    operation runs on a table in two arrays. The restart (which checks the
+    structure at open) resumes the expansion, or finds nothing to do; with
+    RESUME_HOLD it is held again after that many steps and killed again. The
+    table ends grown with every acknowledged item; a clean restart then
+    finds it whole."""
+    phase = "finished" if steps is None else f"{steps} steps"
+    what = f"expansion killed after {phase}"
+    pool = os.path.join(pool_dir, f"grow-kill-{phase.replace(' ', '')}.pool")
+    hook = {} if steps is None else {"PTM_MC_TEST_EXPAND_STEPS": str(steps)}
+    s = Server(exe, "-o", "hashpower=12", pool=pool, env=hook)
     c = s.connect()
     keys = [f"k{i}" for i in range(7000)]
     want = {k: value_of(k) for k in keys}
     load_items(c, keys, value_of)
-    for _ in range(1200):
-        if c.stats()["hash_is_expanding"] == "1":
-            break
-        time.sleep(0.1)
-    eq(c.stats()["hash_is_expanding"], "1", "7000 items: expansion begun")
-    # every kind of operation while the chains are in two arrays
+    if steps is None:
+        wait_table(c, 13, f"{what}: before the kill")
+    else:
+        wait_held(c, f"{what}: held")
+        eq(c.stats()["hash_is_expanding"], "1", f"{what}: growing")
+    # every kind of operation on the table as the kill finds it
     for i in range(0, 7000, 7):
         k = keys[i]
         if i % 2:
-            eq(c.cmd(f"delete {k}\r\n"), b"DELETED", f"delete {k}")
+            eq(c.cmd(f"delete {k}\r\n"), b"DELETED", f"{what}: delete {k}")
             del want[k]
         else:
             want[k] = f"new-{i}".encode()
-            eq(c.set(k, want[k], flags=3), b"STORED", f"overwrite {k}")
-    check_items(c, want, "half-grown table")
-    eq(s.kill(), -9, "SIGKILL during the expansion")
+            eq(c.set(k, want[k], flags=3), b"STORED",
+               f"{what}: overwrite {k}")
+    check_items(c, want, f"{what}: before the kill")
+    eq(s.kill(), -9, f"{what}: SIGKILL")
+    if resume_hold is not None:
+        # the restart resumes, is held again and killed again
+        s = Server(exe, "-v", pool=pool,
+                   env={"PTM_MC_TEST_EXPAND_STEPS": str(resume_hold)})
+        c = s.connect()
+        wait_held(c, f"{what}: resumed, held again")
+        check_items(c, want, f"{what}: resumed, held again")
+        eq(s.kill(), -9, f"{what}: SIGKILL in the resumed expansion")
     s = Server(exe, "-v", pool=pool)
     try:
-        check(any("growing: resumed" in line for line in s.log),
-              f"restart resumes the expansion: {s.log}")
+        resumed = any("growing: resumed" in line for line in s.log)
+        eq(resumed, steps is not None, f"{what}: the restart resumes it "
+           f"(or has nothing to do): {s.log}")
         c = s.connect()
-        wait_table(c, 13, "after the restart")
-        check_items(c, want, "after SIGKILL mid-expansion")
-        eq(c.stats()["curr_items"], str(len(want)), "curr_items after it")
+        wait_table(c, 13, f"{what}: after the restart")
+        check_items(c, want, f"{what}: after the restart")
+        eq(c.stats()["curr_items"], str(len(want)), f"{what}: curr_items")
+    finally:
+        code, log = s.stop()
+    eq(code, 0, f"{what}: clean stop after the restart")
+    s = Server(exe, "-v", pool=pool)
+    try:
+        check(not any("growing" in line for line in s.log),
+              f"{what}: grown table at the next open: {s.log}")
+        c = s.connect()
+        st = c.stats()
+        eq((st["hash_power_level"], st["hash_is_expanding"]), ("13", "0"),
+           f"{what}: the grown table at the next open")
+        check_items(c, want, f"{what}: at the next open")
     finally:
         s.stop()
+
+
+def wait_held(c, what):
+    """Polls stats until the test hook holds the expansion (a bound on a
+    hang: 1200 polls 0.1 s apart)."""
+    for _ in range(1200):
+        if c.stats().get("ptm_test_expand_held") == "1":
+            break
+        time.sleep(0.1)
+    eq(c.stats().get("ptm_test_expand_held"), "1", what)
 
 
 def test_pool_mode(exe, pool_dir, persistent):
