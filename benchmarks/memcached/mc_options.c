@@ -6,6 +6,7 @@
 #include "mc_options.h"
 #include "mc_conn.h"
 #include "mc_stats.h"
+#include "mc_store.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -33,7 +34,9 @@ static const char usage_text[] =
     "                          (default 127.0.0.1)\n"
     "  -d, --daemon            run as a daemon\n"
     "  -P, --pidfile=FILE      write the pid there (with -d)\n"
-    "  -t, --threads=NUM       worker threads (default 4, at most 63)\n"
+    "  -t, --threads=NUM       worker threads (default 4, at most 253; a new\n"
+    "                          pool gets a thread slot for each, an existing\n"
+    "                          one must have them)\n"
     "  -m, --memory-limit=MB   item memory in megabytes (default 64)\n"
     "  -c, --conn-limit=NUM    max simultaneous connections (default 1024)\n"
     "  -M, --disable-evictions return an error when memory is exhausted\n"
@@ -368,7 +371,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
     case 'L':
       break;
     case 't':
-      s->threads = (int)number("-t", optarg, 1, 63);
+      s->threads = (int)number("-t", optarg, 1, MC_MAX_WORKERS);
       break;
     case 'm':
       s->mem_limit = (uint64_t)number("-m", optarg, 1, 1 << 20) << 20;

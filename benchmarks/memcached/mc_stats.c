@@ -150,6 +150,8 @@ static void ptm_group(emit_fn emit, void *ctx) {
     snprintf(buf, sizeof buf, "buffered:%d", s.buffered_ms);
   emit("ptm_durability", buf, ctx);
   emit_u(emit, ctx, "ptm_recovered_items", s.recovered);
+  /* the pool's thread slots (0: no pool, no limit) */
+  emit_u(emit, ctx, "ptm_pool_slots", ptm_pool_slots());
   int held = mc_store_test_expand_held();
   if (held >= 0) /* (the test hook PTM_MC_TEST_EXPAND_STEPS only) */
     emit_u(emit, ctx, "ptm_test_expand_held", (uint64_t)held);

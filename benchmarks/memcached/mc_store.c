@@ -1220,6 +1220,33 @@ static int library_is_persistent(void) {
  * thread slot holds 8190 words: their items are limited to 48 KiB. */
 #define NAIVE_ITEM_MAX (48u << 10)
 
+/* Thread slots of a pool the runtime creates when PTM_POOL_SLOTS is unset. */
+#define DEFAULT_POOL_SLOTS 64u
+
+/* The open pool has a thread slot for every thread of the server (a thread
+ * without one would stop the process at its first transaction): 0, or -1
+ * with the message. No limit without a pool (STM libraries). */
+static int check_slots(const mc_store_config *cfg, char *err, size_t errlen) {
+  unsigned have = ptm_pool_slots();
+  unsigned need = (unsigned)cfg->threads + MC_SERVICE_THREADS;
+  if (have == 0 || have >= need)
+    return 0;
+  const char *pool = cfg->pool ? cfg->pool : getenv("PTM_POOL");
+  int most = (int)have - MC_SERVICE_THREADS;
+  char fewer[64] = "";
+  if (most >= 1)
+    snprintf(fewer, sizeof fewer, "run it with -t %d or fewer, or ", most);
+  snprintf(err, errlen,
+           "-t %d needs %u thread slots (%d more for the server's own "
+           "threads) but the pool %s has %u, fixed when it was created: "
+           "%suse a new pool (ptm-memcached gives a new pool the slots -t "
+           "needs; ptm-pool create --slots, PTM_POOL_SLOTS); the pool is "
+           "unchanged",
+           cfg->threads, need, MC_SERVICE_THREADS,
+           pool && *pool ? pool : "(temporary)", have, fewer);
+  return -1;
+}
+
 int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
   g_mem_limit = cfg->mem_limit;
   g_item_max = cfg->item_max;
@@ -1267,6 +1294,20 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
     }
     const char *mode = getenv("PTM_DURABILITY");
     g_buffered_ms = mode && *mode ? mc_parse_durability(mode) : 0;
+    /* A pool the runtime creates (this --pool, PTM_POOL or the temporary
+     * one) gets a thread slot for every thread of the server, at least the
+     * runtime's default; PTM_POOL_SLOTS set by the user is left alone (and
+     * checked below like an existing pool's slots). */
+    unsigned need = (unsigned)cfg->threads + MC_SERVICE_THREADS;
+    const char *slots = getenv("PTM_POOL_SLOTS");
+    if (need > DEFAULT_POOL_SLOTS && !(slots && *slots)) {
+      char text[16];
+      snprintf(text, sizeof text, "%u", need);
+      if (setenv("PTM_POOL_SLOTS", text, 1)) {
+        snprintf(err, errlen, "cannot set PTM_POOL_SLOTS: %s", strerror(errno));
+        return -1;
+      }
+    }
   }
   if (g_persistent && cfg->pool) {
     struct stat st;
@@ -1290,6 +1331,10 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
   if (!r) {
     snprintf(err, errlen, "cannot get the pool's root object (%zu bytes)",
              sizeof(mc_root));
+    return -1;
+  }
+  if (check_slots(cfg, err, errlen) != 0) {
+    ptm_close(); /* nothing written: the cache is as it was */
     return -1;
   }
   /* -o hashpower=N, else sized by -m (it grows with the items anyway) */

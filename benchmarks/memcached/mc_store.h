@@ -12,10 +12,19 @@
 #ifndef MC_STORE_H
 #define MC_STORE_H
 
+#include <ptm.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define MC_KEY_MAX 250
+
+/* Threads of the server besides its workers that run transactions, each
+ * holding one of the pool's thread slots while it lives: the main thread
+ * (accept, UDP, start-up), the hash table's maintainer, and the runtime's
+ * persister under buffered durability. */
+#define MC_SERVICE_THREADS 3
+/* Workers (-t) a pool can have slots for. */
+#define MC_MAX_WORKERS (PTM_MAX_POOL_SLOTS - MC_SERVICE_THREADS)
 
 typedef enum {
   MC_OK,          /* stored, deleted, touched, found */
@@ -51,6 +60,9 @@ typedef struct mc_store_config {
   int hash_power;
   /* -o no_hashexpand: the bucket array keeps its size */
   int no_hash_expand;
+  /* -t: worker threads; the pool needs a thread slot for each of them and
+   * for MC_SERVICE_THREADS */
+  int threads;
 } mc_store_config;
 
 /* What the store keeps across restarts (persistent pools) and its figures. */

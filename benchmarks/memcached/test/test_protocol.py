@@ -916,6 +916,112 @@ def wait_held(c, what):
     eq(c.stats().get("ptm_test_expand_held"), "1", what)
 
 
+def serve_many(s, nconns, what):
+    """NCONNS connections (the server hands them to its workers in turn, so
+    every worker gets some when NCONNS >= -t), each storing and reading back
+    its own keys: every worker runs transactions."""
+    conns = [s.connect() for _ in range(nconns)]
+    for i, c in enumerate(conns):
+        c.send(f"set many{i} {i} 0 6 noreply\r\nval{i:03d}\r\n".encode() +
+               f"set more{i} 0 0 {len(str(i))}\r\n{i}\r\n".encode())
+    replies = [c.line() for c in conns]
+    eq(replies.count(b"STORED"), nconns, f"{what}: stores acknowledged")
+    got = [c.get_multi([f"many{i}", f"more{i}"]) for i, c in enumerate(conns)]
+    bad = [i for i, g in enumerate(got)
+           if g != {f"many{i}": (i, f"val{i:03d}".encode()),
+                    f"more{i}": (0, str(i).encode())}]
+    check(not bad, f"{what}: every connection reads its items back "
+          f"(wrong: {bad[:5]})")
+    for c in conns:
+        c.close()
+
+
+def test_threads_and_slots(exe, pool_dir, persistent):
+    """-t up to what a pool's thread slots allow: a new pool gets a slot for
+    every worker and the server's own threads (main, hash table maintainer,
+    persister: 3); an existing pool with too few is refused, naming the
+    remedy, and loses nothing; PTM_POOL_SLOTS values a pool cannot have are
+    refused before a file is made."""
+    for pool in (os.path.join(pool_dir, "t100.pool"), None):
+        what = f"-t 100, {'new pool' if pool else 'temporary pool'}"
+        s = Server(exe, "-t", "100", pool=pool)
+        try:
+            c = s.connect()
+            slots = int(c.stats()["ptm_pool_slots"])
+            if persistent:
+                eq(slots, 103, f"{what}: thread slots")
+            else:
+                eq(slots, 0, f"{what}: no pool, no slots")
+            serve_many(s, 300, what)
+            eq(int(c.stats()["curr_items"]), 600, f"{what}: curr_items")
+            eq(s.proc.poll(), None, f"{what}: server alive")
+        finally:
+            code, log = s.stop()
+        eq(code, 0, f"{what}: clean exit ({log[-300:]})")
+    if not persistent:
+        return  # no pool, no thread slots
+    pool = os.path.join(pool_dir, "t100.pool")
+    s = Server(exe, "-t", "100", pool=pool)  # reopened: its 103 slots do
+    try:
+        c = s.connect()
+        eq(c.stats()["ptm_recovered_items"], "600", "-t 100 reopened")
+        serve_many(s, 150, "-t 100 reopened")
+    finally:
+        eq(s.stop()[0], 0, "-t 100 reopened: clean exit")
+
+    # A pool made with the default 64 slots: -t 61 at most.
+    pool = os.path.join(pool_dir, "t2.pool")
+    s = Server(exe, "-t", "2", pool=pool)
+    c = s.connect()
+    eq(c.stats()["ptm_pool_slots"], "64", "-t 2: a new pool's default slots")
+    load_items(c, [f"s{i}" for i in range(500)], lambda k: k.encode())
+    eq(s.stop()[0], 0, "-t 2: clean exit")
+    for t in ("62", "100", "253"):
+        p = subprocess.run([exe, "-p", "-1", "-U", "0", "-l", "127.0.0.1",
+                            "-t", t, "--pool", pool], capture_output=True,
+                           text=True, timeout=60)
+        eq(p.returncode, 1, f"-t {t} on a pool of 64 slots: refused")
+        for part in (f"-t {t} needs {int(t) + 3} thread slots", "has 64",
+                     "-t 61 or fewer", "ptm-pool create --slots",
+                     "PTM_POOL_SLOTS", "unchanged"):
+            check(part in p.stderr,
+                  f"-t {t} on a pool of 64 slots: {part!r} in {p.stderr!r}")
+    s = Server(exe, "-t", "61", pool=pool)
+    try:
+        c = s.connect()
+        eq(c.stats()["ptm_recovered_items"], "500",
+           "-t 61 after the refusals: every item")
+        check_items(c, {f"s{i}": f"s{i}".encode() for i in range(500)},
+                    "-t 61 after the refusals")
+        serve_many(s, 122, "-t 61 on a pool of 64 slots")
+    finally:
+        eq(s.stop()[0], 0, "-t 61: clean exit")
+
+    # PTM_POOL_SLOTS: what a new pool gets; fewer than -t needs is refused
+    # at once, a count a pool cannot have before a file is made.
+    pool = os.path.join(pool_dir, "slots8.pool")
+    p = subprocess.run([exe, "-p", "-1", "-U", "0", "-t", "6", "--pool",
+                        pool], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "PTM_POOL_SLOTS": "8"})
+    eq(p.returncode, 1, "PTM_POOL_SLOTS=8, -t 6: refused")
+    check("-t 5 or fewer" in p.stderr, f"PTM_POOL_SLOTS=8: {p.stderr!r}")
+    s = Server(exe, "-t", "5", pool=pool)
+    try:
+        eq(s.connect().stats()["ptm_pool_slots"], "8", "PTM_POOL_SLOTS=8")
+        serve_many(s, 10, "-t 5 on a pool of 8 slots")
+    finally:
+        s.stop()
+    for value in ("0", "257", "-1", "12x", "lots", " 7"):
+        pool = os.path.join(pool_dir, "bad-slots.pool")
+        p = subprocess.run([exe, "-p", "-1", "-U", "0", "--pool", pool],
+                           capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "PTM_POOL_SLOTS": value})
+        check(p.returncode != 0 and
+              f"PTM_POOL_SLOTS='{value}' is not a slot count (1 to 256)"
+              in p.stderr, f"PTM_POOL_SLOTS={value!r} refused: {p.stderr!r}")
+        check(not os.path.exists(pool), f"PTM_POOL_SLOTS={value!r}: no file")
+
+
 def test_pool_mode(exe, pool_dir, persistent):
     """A new pool file is owner-only; --pool-mode chooses another mode."""
     old_umask = os.umask(0o022)
@@ -946,7 +1052,7 @@ def test_bad_arguments(exe, persistent):
                        (["-o", "hashpower=5"], "hashpower below 12"),
                        (["-c", "0"], "no connections"),
                        (["-t", "0"], "zero threads"),
-                       (["-t", "64"], "more workers than pool slots"),
+                       (["-t", "254"], "more workers than a pool has slots"),
                        (["-m", "-5"], "negative memory"),
                        (["-I", "10"], "item size below 1k"),
                        (["-I", "5q"], "bad size suffix"),
@@ -1021,6 +1127,8 @@ def main():
         test_restart(exe, d)
         print("test_hash_growth", flush=True)
         test_hash_growth(exe, d, persistent)
+        print("test_threads_and_slots", flush=True)
+        test_threads_and_slots(exe, d, persistent)
         print("test_pool_mode", flush=True)
         test_pool_mode(exe, d, persistent)
         print("test_bad_arguments", flush=True)
