@@ -22,7 +22,7 @@ import sys
 import tempfile
 import threading
 
-from mc_testlib import Client, Server, check, failures, verdict
+from mc_testlib import Client, Server, check, verdict
 
 SKIP = 77  # ctest SKIP_RETURN_CODE
 
