@@ -103,6 +103,53 @@ static int item_dead(const mc_root *r, const mc_item *it, int64_t now) {
   return r->flush_at != 0 && r->flush_at <= now && it->stored <= r->flush_at;
 }
 
+/* ---- Size classes ----------------------------------------------------------
+ * memcached files an item under the first slab class whose chunks hold it
+ * (chunks of 96 bytes, then 1.25 times larger each, 8-byte aligned, up to
+ * 512 KiB; -n and -f change the first size and the factor) and reports its
+ * statistics per class. Here an item is one pool block of mc_item_size
+ * bytes, filed under the class memcached's table gives that size (larger
+ * ones under the last class, as memcached's chunked items); the root's
+ * CLASSES counts each class's items and bytes, in the transactions that
+ * link and unlink them, and its evictions, reclaims and expiries. The table
+ * depends on -n and -f: mc_store_open rebuilds the counts from the items. */
+
+#define CLASS_CHUNK_MAX (512u << 10)
+/* memcached's item header: the first chunk is this plus -n */
+#define MC_ITEM_HEADER 48
+static uint64_t g_class_size[MC_CLASSES];
+static int g_last_class;
+
+static void classes_init(int chunk_min, double factor) {
+  uint64_t size = MC_ITEM_HEADER + (uint64_t)chunk_min;
+  int i = 1;
+  for (; i < MC_CLASSES - 1 && (double)size < CLASS_CHUNK_MAX / factor; i++) {
+    size = (size + 7) & ~(uint64_t)7;
+    g_class_size[i] = size;
+    size = (uint64_t)((double)size * factor);
+  }
+  g_class_size[i] = CLASS_CHUNK_MAX;
+  g_last_class = i;
+}
+
+/* Uninstrumented inside transactions: it reads only the table, written
+ * once by mc_store_open before any transaction that calls it runs. */
+PTM_PURE int mc_store_class_of(uint64_t size) {
+  int lo = 1, hi = g_last_class;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (g_class_size[mid] >= size)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+static mc_class *class_for(mc_root *r, const mc_item *it) {
+  return &r->classes[mc_store_class_of(mc_item_size(it->nkey, it->nbytes))];
+}
+
 /* ---- The hash table ------------------------------------------------------
  * A power-of-two array of chains that doubles online, as memcached's assoc
  * expansion does, once the items outnumber the buckets by 3 to 2: one
@@ -186,8 +233,12 @@ static void remove_item(mc_root *r, mc_item **pp) {
   mc_item *it = *pp;
   *pp = it->hnext;
   lru_remove(r, it);
-  r->mem_used -= mc_item_size(it->nkey, it->nbytes);
+  uint64_t size = mc_item_size(it->nkey, it->nbytes);
+  r->mem_used -= size;
   r->curr_items--;
+  mc_class *k = class_for(r, it);
+  k->number--;
+  k->bytes -= size;
   ptm_free(it);
 }
 
@@ -196,6 +247,7 @@ static void remove_item(mc_root *r, mc_item **pp) {
 struct found {
   mc_item **pp;
   uint32_t why; /* MC_MISS_* */
+  uint32_t cls; /* the dead item's size class (why != MC_MISS_ABSENT) */
 };
 
 /* The link of KEY's live item, or NULL; a dead item is removed. */
@@ -203,19 +255,36 @@ static struct found lookup_why(mc_root *r, const char *key, size_t nkey,
                                uint64_t hv, int64_t now) {
   mc_item **pp = find_link(r, key, nkey, hv);
   if (!pp || !item_dead(r, *pp, now))
-    return (struct found){pp, MC_MISS_ABSENT};
+    return (struct found){pp, MC_MISS_ABSENT, 0};
   uint32_t why = MC_MISS_FLUSHED;
+  mc_class *k = class_for(r, *pp);
   if ((*pp)->exptime != 0 && (*pp)->exptime <= now) {
     r->expired++;
+    k->expired++;
     why = MC_MISS_EXPIRED;
   }
   remove_item(r, pp);
-  return (struct found){NULL, why};
+  return (struct found){NULL, why, (uint32_t)(k - r->classes)};
 }
 
 static mc_item **lookup(mc_root *r, const char *key, size_t nkey, uint64_t hv,
                         int64_t now) {
   return lookup_why(r, key, nkey, hv, now).pp;
+}
+
+/* Counts T, about to be removed from the LRU tail: reclaimed if DEAD, else
+ * evicted. */
+static void count_removal(mc_root *r, const mc_item *t, int dead) {
+  mc_class *k = class_for(r, t);
+  if (dead) {
+    r->reclaimed++;
+    k->reclaimed++;
+  } else {
+    r->evictions++;
+    k->evicted++;
+    if (t->exptime != 0)
+      k->evicted_nonzero++;
+  }
 }
 
 /* Evicts from the LRU tail (never KEEP) until NEED more bytes fit under the
@@ -233,10 +302,7 @@ static int make_room(mc_root *r, uint64_t need, uint64_t credit,
     int dead = item_dead(r, t, now);
     if (!dead && !evict)
       return 0;
-    if (dead)
-      r->reclaimed++;
-    else
-      r->evictions++;
+    count_removal(r, t, dead);
     remove_item(r, link_of(r, t));
     t = prev;
   }
@@ -252,7 +318,7 @@ static void reclaim_tail(mc_root *r, const mc_item *keep, int64_t now) {
   for (int i = 0; t && i < RECLAIM_SEARCH; i++) {
     mc_item *prev = t->lru_prev;
     if (t != keep && item_dead(r, t, now)) {
-      r->reclaimed++;
+      count_removal(r, t, 1);
       remove_item(r, link_of(r, t));
     }
     t = prev;
@@ -266,7 +332,7 @@ static int evict_one(mc_root *r, const mc_item *keep, int evict, int64_t now) {
     t = t->lru_prev;
   if (!t || (!evict && !item_dead(r, t, now)))
     return 0;
-  r->evictions++;
+  count_removal(r, t, 0);
   remove_item(r, link_of(r, t));
   return 1;
 }
@@ -351,6 +417,9 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
     lru_remove(r, old);
     r->mem_used -= credit;
     r->curr_items--;
+    mc_class *k = class_for(r, old);
+    k->number--;
+    k->bytes -= credit;
     ptm_free(old);
   } else {
     mc_item **bucket = bucket_of(r, a->hv);
@@ -361,6 +430,10 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
   r->mem_used += size;
   r->curr_items++;
   r->total_items++;
+  mc_class *k = class_for(r, it);
+  k->number++;
+  k->bytes += size;
+  k->stored++;
   return it->cas;
 }
 
@@ -378,8 +451,10 @@ static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
   struct found f = lookup_why(r, a->key, a->nkey, a->hv, a->now);
   mc_item **pp = f.pp;
   mc_item *old = pp ? *pp : NULL;
-  if (f.why != MC_MISS_ABSENT)
+  if (f.why != MC_MISS_ABSENT) {
     r->reclaimed++; /* the store takes the place of a dead item */
+    r->classes[f.cls].reclaimed++;
+  }
   switch (op) {
   case MC_ADD:
     if (old) {
@@ -559,6 +634,44 @@ static void stats_tx(mc_store_stats *s) {
   s->expired = r->expired;
   s->hash_bytes = r->nbuckets * sizeof(mc_item *);
   s->hash_expanding = r->old_buckets != NULL;
+}
+
+static void class_stats_tx(mc_class_stats *out) {
+  const mc_class *k = g_root->classes;
+  for (int i = 1; i <= g_last_class; i++) {
+    out[i].number = k[i].number;
+    out[i].bytes = k[i].bytes;
+    out[i].evicted = k[i].evicted;
+    out[i].evicted_nonzero = k[i].evicted_nonzero;
+    out[i].reclaimed = k[i].reclaimed;
+    out[i].crawler_reclaimed = k[i].crawler_reclaimed;
+    out[i].expired = k[i].expired;
+    out[i].stored = k[i].stored;
+  }
+}
+
+static void class_reset_tx(void) {
+  mc_class *k = g_root->classes;
+  for (int i = 1; i <= g_last_class; i++) {
+    k[i].evicted = k[i].evicted_nonzero = 0;
+    k[i].reclaimed = k[i].crawler_reclaimed = k[i].expired = 0;
+  }
+}
+
+void mc_store_class_reset(void) {
+  PTM_BEGIN();
+  class_reset_tx();
+  PTM_END();
+}
+
+int mc_store_class_stats(mc_class_stats out[64]) {
+  memset(out, 0, 64 * sizeof *out);
+  PTM_BEGIN();
+  class_stats_tx(out);
+  PTM_END();
+  for (int i = 1; i <= g_last_class; i++)
+    out[i].chunk_size = g_class_size[i];
+  return g_last_class;
 }
 
 /* 0 ok, 1 created, -1 foreign root, -2 no memory */
@@ -920,6 +1033,9 @@ static struct walk_step crawl_tx(mc_root *r, uint64_t first, uint64_t count,
       checked++;
       if (item_dead(r, *pp, now)) {
         r->reclaimed++;
+        mc_class *k = class_for(r, *pp);
+        k->reclaimed++;
+        k->crawler_reclaimed++;
         remove_item(r, pp);
         removed++;
       } else {
@@ -1166,7 +1282,10 @@ static int item_placed(const mc_root *r, const mc_item *it, uint64_t k) {
   return (it->hash & (r->old_nbuckets - 1)) == k - r->nbuckets;
 }
 
-static int check_structure(mc_root *r, char *err, size_t errlen) {
+/* Checks the table, the LRU list and the counters against each other, and
+ * counts the items and bytes of each size class into CLASSES. */
+static int check_structure(mc_root *r, mc_class *classes, char *err,
+                           size_t errlen) {
   uint64_t count = 0, bytes = 0;
   if ((r->nbuckets & (r->nbuckets - 1)) != 0 || r->nbuckets == 0 ||
       (r->old_buckets && r->old_nbuckets * 2 != r->nbuckets)) {
@@ -1188,7 +1307,11 @@ static int check_structure(mc_root *r, char *err, size_t errlen) {
       }
       if (++count > r->curr_items)
         break;
-      bytes += mc_item_size(it->nkey, it->nbytes);
+      uint64_t size = mc_item_size(it->nkey, it->nbytes);
+      bytes += size;
+      mc_class *k = &classes[mc_store_class_of(size)];
+      k->number++;
+      k->bytes += size;
     }
   }
   uint64_t lru = 0;
@@ -1208,6 +1331,24 @@ static int check_structure(mc_root *r, char *err, size_t errlen) {
     return -1;
   }
   return 0;
+}
+
+/* The size class counters (a pool written before them has none): the
+ * counts of COUNTED, the other counters from zero. 0: no room. */
+static int classes_tx(mc_root *r, const mc_class *counted) {
+  if (!r->classes) {
+    mc_class *k = ptm_calloc(MC_CLASSES, sizeof *k);
+    if (!k)
+      return 0;
+    r->classes = k;
+  }
+  for (int i = 0; i < MC_CLASSES; i++) {
+    mc_class *k = &r->classes[i];
+    memset(k, 0, sizeof *k);
+    k->number = counted[i].number;
+    k->bytes = counted[i].bytes;
+  }
+  return 1;
 }
 
 static int library_is_persistent(void) {
@@ -1361,8 +1502,19 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
              (unsigned long long)nbuckets);
     return -1;
   }
-  if (check_structure(r, err, errlen) != 0)
+  classes_init(cfg->chunk_min, cfg->growth_factor);
+  mc_class counted[MC_CLASSES];
+  memset(counted, 0, sizeof counted);
+  if (check_structure(r, counted, err, errlen) != 0)
     return -1;
+  int classes_ok;
+  PTM_BEGIN();
+  classes_ok = classes_tx(r, counted);
+  PTM_END();
+  if (!classes_ok) {
+    snprintf(err, errlen, "the pool has no room for the size class counters");
+    return -1;
+  }
   g_root = r;
   int resumed = r->old_buckets != NULL; /* (before the maintainer runs) */
   if (start_maintainer(r, err, errlen) != 0)

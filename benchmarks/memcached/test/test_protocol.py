@@ -640,6 +640,133 @@ def test_quit(server):
     check(c.closed(), "quit closes the connection")
 
 
+def class_table(chunk_min=48, factor=1.25):
+    """memcached's slab class chunk sizes (index 1..): 48 + -n bytes, then
+    times -f, 8-byte aligned, up to 512 KiB."""
+    sizes, size = [0], 48 + chunk_min
+    while len(sizes) < 63 and size < (512 << 10) / factor:
+        size = (size + 7) & ~7
+        sizes.append(size)
+        size = int(size * factor)
+    return sizes + [512 << 10]
+
+
+def class_of(sizes, key, nbytes):
+    """The class of an item: the first whose chunk holds its pool block
+    (an 80-byte header, the key, the value)."""
+    block = 80 + len(key) + nbytes
+    return next((i for i in range(1, len(sizes)) if sizes[i] >= block),
+                len(sizes) - 1)
+
+
+def dump_class(c, cls):
+    c.send(f"stats cachedump {cls} 0\r\n".encode())
+    keys = set()
+    while (line := c.line()) != b"END":
+        keys.add(line.split()[1].decode())
+    return keys
+
+
+def test_size_classes(exe, pool_dir, persistent):
+    """stats items / stats slabs per memcached slab class: an item (one pool
+    block) counts under the class whose chunks would hold it; number,
+    mem_requested, chunk sizes, cachedump per class, reclaimed and evicted
+    (evicted_nonzero) per class, stats reset, a restart, -n and -f."""
+    sizes = class_table()
+    pool = os.path.join(pool_dir, "classes.pool")
+    s = Server(exe, "-I", "64k", pool=pool)
+    try:
+        c = s.connect()
+        eq(c.stats("items"), {}, "no items: no class listed")
+        want = {}
+        for i in range(60):
+            n = (10, 900, 20000)[i % 3] + i
+            key = f"cls{i}"
+            eq(c.set(key, b"v" * n), b"STORED", f"set {key}")
+            cls = class_of(sizes, key, n)
+            num, mem, keys = want.get(cls, (0, 0, set()))
+            want[cls] = (num + 1, mem + 80 + len(key) + n, keys | {key})
+        check(len(want) >= 3, f"items in several classes: {sorted(want)}")
+        items, slabs = c.stats("items"), c.stats("slabs")
+        listed = {int(k.split(":")[1]) for k in items if k.endswith(":number")}
+        eq(listed, set(want), "stats items lists the classes with items")
+        eq(slabs["active_slabs"], str(len(want)), "active_slabs")
+        for cls, (num, mem, keys) in sorted(want.items()):
+            eq(items.get(f"items:{cls}:number"), str(num),
+               f"class {cls} number")
+            eq(items.get(f"items:{cls}:mem_requested"), str(mem),
+               f"class {cls} mem_requested")
+            eq(slabs.get(f"{cls}:used_chunks"), str(num),
+               f"class {cls} chunks")
+            eq(slabs.get(f"{cls}:chunk_size"), str(sizes[cls]),
+               f"class {cls} chunk size")
+            eq(dump_class(c, cls), keys, f"cachedump {cls}: its items only")
+        # a store in the place of a dead item: reclaimed in the dead one's
+        # class; a delete and the same store again: the same bytes
+        big = class_of(sizes, "dead", 30000)
+        eq(c.set("dead", b"d" * 30000, exptime=-1), b"STORED", "dead item")
+        eq(c.set("dead", b"e" * 30000), b"STORED", "store over it")
+        items = c.stats("items")
+        eq(items[f"items:{big}:reclaimed"], "1", "reclaimed in its class")
+        mem = c.stats("slabs")[f"{big}:mem_requested"]
+        eq(c.cmd("delete dead\r\n"), b"DELETED", "delete")
+        eq(c.set("dead", b"f" * 30000), b"STORED", "stored again")
+        eq(c.stats("slabs")[f"{big}:mem_requested"], mem,
+           "same size, same mem_requested")
+    finally:
+        eq(s.stop()[0], 0, "classes: clean exit")
+    if persistent:
+        s = Server(exe, "-I", "64k", pool=pool)
+        try:
+            items = s.connect().stats("items")
+            for cls, (num, mem, _) in want.items():
+                if cls == big:
+                    num, mem = num + 1, mem + 80 + 4 + 30000
+                eq((items[f"items:{cls}:number"],
+                    items[f"items:{cls}:mem_requested"]),
+                   (str(num), str(mem)), f"restart: class {cls} counted")
+        finally:
+            s.stop()
+
+    # evictions under -m 1 (about 43 fit): 24 KB items, 40 without an
+    # expiry time, then 60 with one; the oldest go first
+    s = Server(exe, "-m", "1", "-I", "64k",
+               pool=os.path.join(pool_dir, "classes-evict.pool"))
+    try:
+        c = s.connect()
+        n = 24000
+        cls = class_of(sizes, "ev00", n)
+        for i in range(100):
+            eq(c.set(f"ev{i:02d}", b"x" * n, exptime=0 if i < 40 else 3600),
+               b"STORED", f"set ev{i:02d}")
+        st, items = c.stats(), c.stats("items")
+        evicted = int(items[f"items:{cls}:evicted"])
+        eq(evicted, int(st["evictions"]), "evictions all in the class")
+        eq(evicted + int(st["curr_items"]), 100, "evicted + items = stored")
+        check(evicted > 40, f"{evicted} evicted under -m 1")
+        eq(int(items[f"items:{cls}:evicted_nonzero"]), evicted - 40,
+           "evicted_nonzero: the evicted items with an expiry time")
+        eq(c.cmd("stats reset\r\n"), b"RESET", "stats reset")
+        items = c.stats("items")
+        eq((items[f"items:{cls}:evicted"], items[f"items:{cls}:number"]),
+           ("0", st["curr_items"]), "stats reset: counters, not items")
+    finally:
+        s.stop()
+
+    # -n 100 -f 2: another table
+    sizes = class_table(100, 2.0)
+    s = Server(exe, "-n", "100", "-f", "2", "-I", "64k")
+    try:
+        c = s.connect()
+        for key, n in (("a", 10), ("b", 200), ("c", 5000)):
+            c.set(key, b"y" * n)
+            cls = class_of(sizes, key, n)
+            eq(c.stats("slabs")[f"{cls}:chunk_size"], str(sizes[cls]),
+               f"-n 100 -f 2: class {cls}")
+    finally:
+        s.stop()
+
+
 def test_eviction(exe, pool_dir):
     pool = os.path.join(pool_dir, "evict.pool")
     s = Server(exe, "-m", "1", "-t", "2", "-I", "64k", pool=pool)
@@ -1127,6 +1254,8 @@ def main():
         test_restart(exe, d)
         print("test_hash_growth", flush=True)
         test_hash_growth(exe, d, persistent)
+        print("test_size_classes", flush=True)
+        test_size_classes(exe, d, persistent)
         print("test_threads_and_slots", flush=True)
         test_threads_and_slots(exe, d, persistent)
         print("test_pool_mode", flush=True)
