@@ -6,6 +6,7 @@
  * have (slabs, lru), answered as memcached answers them.
  */
 #include "mc_conn.h"
+#include "mc_layout.h"
 #include "mc_stats.h"
 #include "mc_store.h"
 #include "mc_text.h"
@@ -116,16 +117,19 @@ static void walk(int (*each)(mc_conn *, const mc_dump_entry *, void *),
 struct cachedump {
   uint64_t left; /* 0: no limit */
   int limited;
+  int cls; /* the size class dumped */
 };
 
 static int cachedump_one(mc_conn *c, const mc_dump_entry *e, void *ctx) {
   struct cachedump *d = ctx;
+  if (mc_store_class_of(mc_item_size(e->nkey, e->nbytes)) != d->cls)
+    return 1;
   mc_outf(c, "ITEM %.*s [%" PRIu64 " b; %lld s]\r\n", (int)e->nkey, e->key,
           e->nbytes, (long long)e->exptime);
   return !d->limited || --d->left > 0;
 }
 
-/* stats cachedump CLASS LIMIT: every item is in class 1 (mc_stats.c). */
+/* stats cachedump CLASS LIMIT: the items of a size class (mc_store.c). */
 static void cachedump(mc_conn *c, mc_token *tok, int ntok) {
   uint64_t cls, limit;
   if (!mc_config.dump_enabled) {
@@ -140,10 +144,8 @@ static void cachedump(mc_conn *c, mc_token *tok, int ntok) {
     mc_out_str(c, "CLIENT_ERROR Illegal slab id\r\n");
     return;
   }
-  if (cls == 1) {
-    struct cachedump d = {limit, limit != 0};
-    walk(cachedump_one, c, &d);
-  }
+  struct cachedump d = {limit, limit != 0, (int)cls};
+  walk(cachedump_one, c, &d);
   mc_out_str(c, "END\r\n");
 }
 

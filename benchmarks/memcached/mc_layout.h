@@ -29,6 +29,18 @@ typedef struct mc_item {
   char data[];              /* nkey key bytes, then nbytes value bytes */
 } mc_item;
 
+/* The items of one of memcached's slab classes (mc_store.c, "Size
+ * classes"): one cache line each. */
+#define MC_CLASSES 64 /* classes 1..63, as memcached's */
+typedef struct mc_class {
+  uint64_t number; /* linked items */
+  uint64_t bytes;  /* their mc_item_size sum */
+  /* since the pool was opened: */
+  uint64_t evicted, evicted_nonzero; /* (items with an expiry time) */
+  uint64_t reclaimed, crawler_reclaimed, expired;
+  uint64_t stored; /* items linked into the class */
+} mc_class;
+
 /* Fields on separate cache lines by how often they are written, so the
  * read-mostly ones never share an orec or a line with the counters. */
 typedef struct mc_root {
@@ -41,7 +53,10 @@ typedef struct mc_root {
    * could grow reads NULL here). */
   mc_item **old_buckets;
   uint64_t old_nbuckets;
-  char pad0[24];
+  /* MC_CLASSES counters by size class, rebuilt at every open (a pool
+   * written before they existed reads NULL here) */
+  mc_class *classes;
+  char pad0[16];
   uint64_t flush_cas; /* items with cas <= flush_cas are flushed */
   int64_t flush_at;   /* delayed flush_all: stored <= flush_at <= now */
   char pad1[48];

@@ -6,6 +6,7 @@
 #include "mc_options.h"
 #include "mc_conn.h"
 #include "mc_stats.h"
+#include "mc_store.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -33,7 +34,9 @@ static const char usage_text[] =
     "                          (default 127.0.0.1)\n"
     "  -d, --daemon            run as a daemon\n"
     "  -P, --pidfile=FILE      write the pid there (with -d)\n"
-    "  -t, --threads=NUM       worker threads (default 4, at most 63)\n"
+    "  -t, --threads=NUM       worker threads (default 4, at most 253; a new\n"
+    "                          pool gets a thread slot for each, an existing\n"
+    "                          one must have them)\n"
     "  -m, --memory-limit=MB   item memory in megabytes (default 64)\n"
     "  -c, --conn-limit=NUM    max simultaneous connections (default 1024)\n"
     "  -M, --disable-evictions return an error when memory is exhausted\n"
@@ -60,7 +63,10 @@ static const char usage_text[] =
     "                          have nothing to tune here\n"
     "  -v, --verbose           verbose (repeat for more)\n"
     "  -u, --user=USER         accepted for compatibility, ignored\n"
-    "  -f, -n, -k, -L, -r      accepted for compatibility, ignored\n"
+    "  -f, --slab-growth-factor=F, -n, --slab-min-size=BYTES\n"
+    "                          memcached's slab class table (default 1.25,\n"
+    "                          48): the size classes of stats items/slabs\n"
+    "  -k, -L, -r              accepted for compatibility, ignored\n"
     "  -V, --version           print the version and exit\n"
     "  -h, --help              this help\n"
     "      --pool=FILE         the pool file (default $PTM_POOL, else a\n"
@@ -368,7 +374,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
     case 'L':
       break;
     case 't':
-      s->threads = (int)number("-t", optarg, 1, 63);
+      s->threads = (int)number("-t", optarg, 1, MC_MAX_WORKERS);
       break;
     case 'm':
       s->mem_limit = (uint64_t)number("-m", optarg, 1, 1 << 20) << 20;

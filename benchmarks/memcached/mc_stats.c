@@ -150,6 +150,11 @@ static void ptm_group(emit_fn emit, void *ctx) {
     snprintf(buf, sizeof buf, "buffered:%d", s.buffered_ms);
   emit("ptm_durability", buf, ctx);
   emit_u(emit, ctx, "ptm_recovered_items", s.recovered);
+  /* the pool's thread slots (0: no pool, no limit) */
+  emit_u(emit, ctx, "ptm_pool_slots", ptm_pool_slots());
+  int held = mc_store_test_expand_held();
+  if (held >= 0) /* (the test hook PTM_MC_TEST_EXPAND_STEPS only) */
+    emit_u(emit, ctx, "ptm_test_expand_held", (uint64_t)held);
   emit_u(emit, ctx, "ptm_expired", s.expired);
   emit_u(emit, ctx, "ptm_commits", tx.commits);
   emit_u(emit, ctx, "ptm_aborts", tx.aborts);
@@ -206,61 +211,102 @@ static void settings(emit_fn emit, void *ctx) {
   emit("ptm_pool", mc_config.pool ? mc_config.pool : "", ctx);
 }
 
-/* The cache as memcached's slab class 1: items are pool blocks of every
- * size, so one class holds them all (memcdump and cachedump look here). */
+/* stats items: the size classes holding items (mc_store.c, "Size
+ * classes"); memcached's segmented LRU is one cold LRU here. Counters kept
+ * only for the whole cache (out of memory, the crawler's checks, hits) are
+ * reported with the first class listed. */
 static void items(emit_fn emit, void *ctx) {
-  mc_store_stats s;
-  mc_store_stats_get(&s);
-  if (s.curr_items == 0)
-    return;
-  emit_u(emit, ctx, "items:1:number", s.curr_items);
-  emit_u(emit, ctx, "items:1:number_hot", 0);
-  emit_u(emit, ctx, "items:1:number_warm", 0);
-  emit_u(emit, ctx, "items:1:number_cold", s.curr_items);
-  emit_u(emit, ctx, "items:1:age_hot", 0);
-  emit_u(emit, ctx, "items:1:age_warm", 0);
-  emit_u(emit, ctx, "items:1:age", 0);
-  emit_u(emit, ctx, "items:1:mem_requested", s.bytes);
-  emit_u(emit, ctx, "items:1:evicted", s.evictions);
-  emit_u(emit, ctx, "items:1:evicted_nonzero", 0);
-  emit_u(emit, ctx, "items:1:evicted_time", 0);
-  emit_u(emit, ctx, "items:1:outofmemory", LOAD(store_no_memory));
-  emit_u(emit, ctx, "items:1:tailrepairs", 0);
-  emit_u(emit, ctx, "items:1:reclaimed", s.reclaimed);
-  emit_u(emit, ctx, "items:1:expired_unfetched", 0);
-  emit_u(emit, ctx, "items:1:evicted_unfetched", 0);
-  emit_u(emit, ctx, "items:1:evicted_active", 0);
-  emit_u(emit, ctx, "items:1:crawler_reclaimed", LOAD(crawler_reclaimed));
-  emit_u(emit, ctx, "items:1:crawler_items_checked",
-         LOAD(crawler_items_checked));
-  emit_u(emit, ctx, "items:1:lrutail_reflocked", 0);
-  emit_u(emit, ctx, "items:1:moves_to_cold", 0);
-  emit_u(emit, ctx, "items:1:moves_to_warm", 0);
-  emit_u(emit, ctx, "items:1:moves_within_lru", 0);
-  emit_u(emit, ctx, "items:1:direct_reclaims", 0);
-  emit_u(emit, ctx, "items:1:hits_to_hot", 0);
-  emit_u(emit, ctx, "items:1:hits_to_warm", 0);
-  emit_u(emit, ctx, "items:1:hits_to_cold", LOAD(get_hits));
-  emit_u(emit, ctx, "items:1:hits_to_temp", 0);
+  mc_class_stats k[64];
+  int last = mc_store_class_stats(k);
+  int first = 1;
+  char name[64];
+#define CLASS_FIELD(field, value)                                              \
+  do {                                                                         \
+    snprintf(name, sizeof name, "items:%d:%s", i, field);                      \
+    emit_u(emit, ctx, name, value);                                            \
+  } while (0)
+  for (int i = 1; i <= last; i++) {
+    if (k[i].number == 0)
+      continue;
+    CLASS_FIELD("number", k[i].number);
+    CLASS_FIELD("number_hot", 0);
+    CLASS_FIELD("number_warm", 0);
+    CLASS_FIELD("number_cold", k[i].number);
+    CLASS_FIELD("age_hot", 0);
+    CLASS_FIELD("age_warm", 0);
+    CLASS_FIELD("age", 0);
+    CLASS_FIELD("mem_requested", k[i].bytes);
+    CLASS_FIELD("evicted", k[i].evicted);
+    CLASS_FIELD("evicted_nonzero", k[i].evicted_nonzero);
+    CLASS_FIELD("evicted_time", 0);
+    CLASS_FIELD("outofmemory", first ? LOAD(store_no_memory) : 0);
+    CLASS_FIELD("tailrepairs", 0);
+    CLASS_FIELD("reclaimed", k[i].reclaimed);
+    CLASS_FIELD("expired_unfetched", 0);
+    CLASS_FIELD("evicted_unfetched", 0);
+    CLASS_FIELD("evicted_active", 0);
+    CLASS_FIELD("crawler_reclaimed", k[i].crawler_reclaimed);
+    CLASS_FIELD("crawler_items_checked",
+                first ? LOAD(crawler_items_checked) : 0);
+    CLASS_FIELD("lrutail_reflocked", 0);
+    CLASS_FIELD("moves_to_cold", 0);
+    CLASS_FIELD("moves_to_warm", 0);
+    CLASS_FIELD("moves_within_lru", 0);
+    CLASS_FIELD("direct_reclaims", 0);
+    CLASS_FIELD("hits_to_hot", 0);
+    CLASS_FIELD("hits_to_warm", 0);
+    CLASS_FIELD("hits_to_cold", first ? LOAD(get_hits) : 0);
+    CLASS_FIELD("hits_to_temp", 0);
+    first = 0;
+  }
+#undef CLASS_FIELD
 }
 
+/* stats slabs: the size classes that held items since the pool was opened
+ * (memcached keeps a class's pages once it has some), their chunks counted
+ * as memcached's (an item is one pool block, not a chunk of a slab page:
+ * the pages are what the class's items take in memcached's 1 MiB pages);
+ * per-command hits are kept only for the whole cache: with the first
+ * class listed. */
 static void slabs(emit_fn emit, void *ctx) {
+  mc_class_stats k[64];
+  int last = mc_store_class_stats(k);
   mc_store_stats s;
   mc_store_stats_get(&s);
-  /* the class exists once something was stored, as memcached's pages */
-  int active = s.total_items > 0;
-  if (active) {
-    emit_u(emit, ctx, "1:chunk_size", s.item_max);
-    emit_u(emit, ctx, "1:used_chunks", s.curr_items);
-    emit_u(emit, ctx, "1:get_hits", LOAD(get_hits));
-    emit_u(emit, ctx, "1:cmd_set", LOAD(cmd_set));
-    emit_u(emit, ctx, "1:delete_hits", LOAD(delete_hits));
-    emit_u(emit, ctx, "1:incr_hits", LOAD(incr_hits));
-    emit_u(emit, ctx, "1:decr_hits", LOAD(decr_hits));
-    emit_u(emit, ctx, "1:cas_hits", LOAD(cas_hits));
-    emit_u(emit, ctx, "1:cas_badval", LOAD(cas_badval));
-    emit_u(emit, ctx, "1:touch_hits", LOAD(touch_hits));
+  int active = 0;
+  char name[64];
+#define CLASS_FIELD(field, value)                                              \
+  do {                                                                         \
+    snprintf(name, sizeof name, "%d:%s", i, field);                            \
+    emit_u(emit, ctx, name, value);                                            \
+  } while (0)
+  for (int i = 1; i <= last; i++) {
+    if (k[i].number == 0 && k[i].stored == 0)
+      continue;
+    uint64_t per_page = (1u << 20) / k[i].chunk_size;
+    if (per_page == 0)
+      per_page = 1;
+    uint64_t pages = (k[i].number + per_page - 1) / per_page;
+    CLASS_FIELD("chunk_size", k[i].chunk_size);
+    CLASS_FIELD("chunks_per_page", per_page);
+    CLASS_FIELD("total_pages", pages);
+    CLASS_FIELD("total_chunks", pages * per_page);
+    CLASS_FIELD("used_chunks", k[i].number);
+    CLASS_FIELD("free_chunks", pages * per_page - k[i].number);
+    CLASS_FIELD("free_chunks_end", 0);
+    CLASS_FIELD("mem_requested", k[i].bytes);
+    int all = active == 0;
+    CLASS_FIELD("get_hits", all ? LOAD(get_hits) : 0);
+    CLASS_FIELD("cmd_set", all ? LOAD(cmd_set) : 0);
+    CLASS_FIELD("delete_hits", all ? LOAD(delete_hits) : 0);
+    CLASS_FIELD("incr_hits", all ? LOAD(incr_hits) : 0);
+    CLASS_FIELD("decr_hits", all ? LOAD(decr_hits) : 0);
+    CLASS_FIELD("cas_hits", all ? LOAD(cas_hits) : 0);
+    CLASS_FIELD("cas_badval", all ? LOAD(cas_badval) : 0);
+    CLASS_FIELD("touch_hits", all ? LOAD(touch_hits) : 0);
+    active++;
   }
+#undef CLASS_FIELD
   emit_u(emit, ctx, "active_slabs", (uint64_t)active);
   /* memcached reports slab pages (1 MiB): the item bytes rounded up */
   emit_u(emit, ctx, "total_malloced",
@@ -301,6 +347,7 @@ int mc_stats_text(mc_conn *c, const char *args) {
 }
 
 void mc_stats_reset(void) {
+  mc_store_class_reset();
   _Atomic uint64_t *keep[] = {&mc_stat.curr_connections};
   uint64_t saved = atomic_load(keep[0]);
   _Atomic uint64_t *f = (_Atomic uint64_t *)&mc_stat;

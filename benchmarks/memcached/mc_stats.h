@@ -62,8 +62,8 @@ typedef struct mc_settings {
   char prefix_delimiter;       /* -D */
   int detail_enabled;          /* stats detail on|off */
   int lru_crawler;             /* lru_crawler enable|disable (-o lru_crawler) */
-  double growth_factor;        /* -f (accepted; no slab classes) */
-  int chunk_size;              /* -n (accepted; no slab classes) */
+  double growth_factor;        /* -f: the size classes of stats items/slabs */
+  int chunk_size;              /* -n: the size classes of stats items/slabs */
 } mc_settings;
 
 extern mc_settings mc_config;

@@ -103,6 +103,53 @@ static int item_dead(const mc_root *r, const mc_item *it, int64_t now) {
   return r->flush_at != 0 && r->flush_at <= now && it->stored <= r->flush_at;
 }
 
+/* ---- Size classes ----------------------------------------------------------
+ * memcached files an item under the first slab class whose chunks hold it
+ * (chunks of 96 bytes, then 1.25 times larger each, 8-byte aligned, up to
+ * 512 KiB; -n and -f change the first size and the factor) and reports its
+ * statistics per class. Here an item is one pool block of mc_item_size
+ * bytes, filed under the class memcached's table gives that size (larger
+ * ones under the last class, as memcached's chunked items); the root's
+ * CLASSES counts each class's items and bytes, in the transactions that
+ * link and unlink them, and its evictions, reclaims and expiries. The table
+ * depends on -n and -f: mc_store_open rebuilds the counts from the items. */
+
+#define CLASS_CHUNK_MAX (512u << 10)
+/* memcached's item header: the first chunk is this plus -n */
+#define MC_ITEM_HEADER 48
+static uint64_t g_class_size[MC_CLASSES];
+static int g_last_class;
+
+static void classes_init(int chunk_min, double factor) {
+  uint64_t size = MC_ITEM_HEADER + (uint64_t)chunk_min;
+  int i = 1;
+  for (; i < MC_CLASSES - 1 && (double)size < CLASS_CHUNK_MAX / factor; i++) {
+    size = (size + 7) & ~(uint64_t)7;
+    g_class_size[i] = size;
+    size = (uint64_t)((double)size * factor);
+  }
+  g_class_size[i] = CLASS_CHUNK_MAX;
+  g_last_class = i;
+}
+
+/* Uninstrumented inside transactions: it reads only the table, written
+ * once by mc_store_open before any transaction that calls it runs. */
+PTM_PURE int mc_store_class_of(uint64_t size) {
+  int lo = 1, hi = g_last_class;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (g_class_size[mid] >= size)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+static mc_class *class_for(mc_root *r, const mc_item *it) {
+  return &r->classes[mc_store_class_of(mc_item_size(it->nkey, it->nbytes))];
+}
+
 /* ---- The hash table ------------------------------------------------------
  * A power-of-two array of chains that doubles online, as memcached's assoc
  * expansion does, once the items outnumber the buckets by 3 to 2: one
@@ -186,8 +233,12 @@ static void remove_item(mc_root *r, mc_item **pp) {
   mc_item *it = *pp;
   *pp = it->hnext;
   lru_remove(r, it);
-  r->mem_used -= mc_item_size(it->nkey, it->nbytes);
+  uint64_t size = mc_item_size(it->nkey, it->nbytes);
+  r->mem_used -= size;
   r->curr_items--;
+  mc_class *k = class_for(r, it);
+  k->number--;
+  k->bytes -= size;
   ptm_free(it);
 }
 
@@ -196,6 +247,7 @@ static void remove_item(mc_root *r, mc_item **pp) {
 struct found {
   mc_item **pp;
   uint32_t why; /* MC_MISS_* */
+  uint32_t cls; /* the dead item's size class (why != MC_MISS_ABSENT) */
 };
 
 /* The link of KEY's live item, or NULL; a dead item is removed. */
@@ -203,19 +255,36 @@ static struct found lookup_why(mc_root *r, const char *key, size_t nkey,
                                uint64_t hv, int64_t now) {
   mc_item **pp = find_link(r, key, nkey, hv);
   if (!pp || !item_dead(r, *pp, now))
-    return (struct found){pp, MC_MISS_ABSENT};
+    return (struct found){pp, MC_MISS_ABSENT, 0};
   uint32_t why = MC_MISS_FLUSHED;
+  mc_class *k = class_for(r, *pp);
   if ((*pp)->exptime != 0 && (*pp)->exptime <= now) {
     r->expired++;
+    k->expired++;
     why = MC_MISS_EXPIRED;
   }
   remove_item(r, pp);
-  return (struct found){NULL, why};
+  return (struct found){NULL, why, (uint32_t)(k - r->classes)};
 }
 
 static mc_item **lookup(mc_root *r, const char *key, size_t nkey, uint64_t hv,
                         int64_t now) {
   return lookup_why(r, key, nkey, hv, now).pp;
+}
+
+/* Counts T, about to be removed from the LRU tail: reclaimed if DEAD, else
+ * evicted. */
+static void count_removal(mc_root *r, const mc_item *t, int dead) {
+  mc_class *k = class_for(r, t);
+  if (dead) {
+    r->reclaimed++;
+    k->reclaimed++;
+  } else {
+    r->evictions++;
+    k->evicted++;
+    if (t->exptime != 0)
+      k->evicted_nonzero++;
+  }
 }
 
 /* Evicts from the LRU tail (never KEEP) until NEED more bytes fit under the
@@ -233,10 +302,7 @@ static int make_room(mc_root *r, uint64_t need, uint64_t credit,
     int dead = item_dead(r, t, now);
     if (!dead && !evict)
       return 0;
-    if (dead)
-      r->reclaimed++;
-    else
-      r->evictions++;
+    count_removal(r, t, dead);
     remove_item(r, link_of(r, t));
     t = prev;
   }
@@ -252,7 +318,7 @@ static void reclaim_tail(mc_root *r, const mc_item *keep, int64_t now) {
   for (int i = 0; t && i < RECLAIM_SEARCH; i++) {
     mc_item *prev = t->lru_prev;
     if (t != keep && item_dead(r, t, now)) {
-      r->reclaimed++;
+      count_removal(r, t, 1);
       remove_item(r, link_of(r, t));
     }
     t = prev;
@@ -266,7 +332,7 @@ static int evict_one(mc_root *r, const mc_item *keep, int evict, int64_t now) {
     t = t->lru_prev;
   if (!t || (!evict && !item_dead(r, t, now)))
     return 0;
-  r->evictions++;
+  count_removal(r, t, 0);
   remove_item(r, link_of(r, t));
   return 1;
 }
@@ -351,6 +417,9 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
     lru_remove(r, old);
     r->mem_used -= credit;
     r->curr_items--;
+    mc_class *k = class_for(r, old);
+    k->number--;
+    k->bytes -= credit;
     ptm_free(old);
   } else {
     mc_item **bucket = bucket_of(r, a->hv);
@@ -361,6 +430,10 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
   r->mem_used += size;
   r->curr_items++;
   r->total_items++;
+  mc_class *k = class_for(r, it);
+  k->number++;
+  k->bytes += size;
+  k->stored++;
   return it->cas;
 }
 
@@ -378,8 +451,10 @@ static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
   struct found f = lookup_why(r, a->key, a->nkey, a->hv, a->now);
   mc_item **pp = f.pp;
   mc_item *old = pp ? *pp : NULL;
-  if (f.why != MC_MISS_ABSENT)
+  if (f.why != MC_MISS_ABSENT) {
     r->reclaimed++; /* the store takes the place of a dead item */
+    r->classes[f.cls].reclaimed++;
+  }
   switch (op) {
   case MC_ADD:
     if (old) {
@@ -559,6 +634,44 @@ static void stats_tx(mc_store_stats *s) {
   s->expired = r->expired;
   s->hash_bytes = r->nbuckets * sizeof(mc_item *);
   s->hash_expanding = r->old_buckets != NULL;
+}
+
+static void class_stats_tx(mc_class_stats *out) {
+  const mc_class *k = g_root->classes;
+  for (int i = 1; i <= g_last_class; i++) {
+    out[i].number = k[i].number;
+    out[i].bytes = k[i].bytes;
+    out[i].evicted = k[i].evicted;
+    out[i].evicted_nonzero = k[i].evicted_nonzero;
+    out[i].reclaimed = k[i].reclaimed;
+    out[i].crawler_reclaimed = k[i].crawler_reclaimed;
+    out[i].expired = k[i].expired;
+    out[i].stored = k[i].stored;
+  }
+}
+
+static void class_reset_tx(void) {
+  mc_class *k = g_root->classes;
+  for (int i = 1; i <= g_last_class; i++) {
+    k[i].evicted = k[i].evicted_nonzero = 0;
+    k[i].reclaimed = k[i].crawler_reclaimed = k[i].expired = 0;
+  }
+}
+
+void mc_store_class_reset(void) {
+  PTM_BEGIN();
+  class_reset_tx();
+  PTM_END();
+}
+
+int mc_store_class_stats(mc_class_stats out[64]) {
+  memset(out, 0, 64 * sizeof *out);
+  PTM_BEGIN();
+  class_stats_tx(out);
+  PTM_END();
+  for (int i = 1; i <= g_last_class; i++)
+    out[i].chunk_size = g_class_size[i];
+  return g_last_class;
 }
 
 /* 0 ok, 1 created, -1 foreign root, -2 no memory */
@@ -920,6 +1033,9 @@ static struct walk_step crawl_tx(mc_root *r, uint64_t first, uint64_t count,
       checked++;
       if (item_dead(r, *pp, now)) {
         r->reclaimed++;
+        mc_class *k = class_for(r, *pp);
+        k->reclaimed++;
+        k->crawler_reclaimed++;
         remove_item(r, pp);
         removed++;
       } else {
@@ -977,9 +1093,13 @@ void mc_store_stats_get(mc_store_stats *out) {
 #define EXPAND_STEP 64
 
 static int g_hash_expand = 1;
-/* Tests only (PTM_MC_TEST_EXPAND_STEPS=N): the maintainer stops after N
- * steps of an expansion, so that a test can kill the server mid-way. */
+/* Tests only (PTM_MC_TEST_EXPAND_STEPS=N): the maintainer stops an
+ * expansion after its first N steps (0: right after the transaction that
+ * began it; N = all of them: before the one that frees the old array), so
+ * that a test can kill the server at that point; g_expand_held says it got
+ * there (stats: ptm_test_expand_held). */
 static long g_expand_step_limit = -1;
+static int g_expand_held;
 static pthread_t g_maintainer;
 static int g_maintainer_running;
 static pthread_mutex_t g_maint_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -988,10 +1108,13 @@ static int g_maint_stop;
 /* stores since the maintainer last looked (a hint, not exact) */
 static uint64_t g_stores_hint;
 
-/* 1: the table was full enough and now grows; 0: nothing to do; -1: the
- * pool has no room for the larger array (tried again later). */
+/* 1: the table was full enough and now grows; 2: it was growing already
+ * (a crash interrupted the expansion); 0: nothing to do; -1: the pool has
+ * no room for the larger array (tried again later). */
 static int expand_start_tx(mc_root *r) {
-  if (r->old_buckets || r->curr_items <= r->nbuckets / 2 * 3 ||
+  if (r->old_buckets)
+    return 2;
+  if (r->curr_items <= r->nbuckets / 2 * 3 ||
       r->nbuckets >= (1ull << HASH_POWER_MAX))
     return 0;
   mc_item **b = ptm_calloc(r->nbuckets * 2, sizeof *b);
@@ -1038,6 +1161,19 @@ static void expand_finish_tx(mc_root *r) {
   ptm_free(old);
 }
 
+/* Tests: 1 after holding the expansion, after STEPS steps, until the
+ * server stops (PTM_MC_TEST_EXPAND_STEPS); 0 to go on. */
+static int test_hold(long steps) {
+  if (g_expand_step_limit < 0 || steps < g_expand_step_limit)
+    return 0;
+  pthread_mutex_lock(&g_maint_lock);
+  __atomic_store_n(&g_expand_held, 1, __ATOMIC_RELEASE);
+  while (!g_maint_stop)
+    pthread_cond_wait(&g_maint_wake, &g_maint_lock);
+  pthread_mutex_unlock(&g_maint_lock);
+  return 1;
+}
+
 /* One expansion, if one is due or was left half done by a crash. */
 static void maintain_once(mc_root *r) {
   int started;
@@ -1046,17 +1182,12 @@ static void maintain_once(mc_root *r) {
   PTM_BEGIN();
   started = expand_start_tx(r);
   PTM_END();
-  (void)started;
+  if (started <= 0)
+    return;
   for (;;) {
     uint64_t from = next;
-    if (g_expand_step_limit >= 0 && steps >= g_expand_step_limit) {
-      /* (tests: hold the expansion half done until the process dies) */
-      pthread_mutex_lock(&g_maint_lock);
-      while (!g_maint_stop)
-        pthread_cond_wait(&g_maint_wake, &g_maint_lock);
-      pthread_mutex_unlock(&g_maint_lock);
+    if (test_hold(steps))
       return;
-    }
     PTM_BEGIN();
     next = expand_step_tx(r, from, EXPAND_STEP);
     PTM_END();
@@ -1064,9 +1195,17 @@ static void maintain_once(mc_root *r) {
     if (next == UINT64_MAX)
       break;
   }
+  if (test_hold(steps))
+    return;
   PTM_BEGIN();
   expand_finish_tx(r);
   PTM_END();
+}
+
+int mc_store_test_expand_held(void) {
+  if (g_expand_step_limit < 0)
+    return -1;
+  return __atomic_load_n(&g_expand_held, __ATOMIC_ACQUIRE);
 }
 
 static void *maintainer_main(void *arg) {
@@ -1143,7 +1282,10 @@ static int item_placed(const mc_root *r, const mc_item *it, uint64_t k) {
   return (it->hash & (r->old_nbuckets - 1)) == k - r->nbuckets;
 }
 
-static int check_structure(mc_root *r, char *err, size_t errlen) {
+/* Checks the table, the LRU list and the counters against each other, and
+ * counts the items and bytes of each size class into CLASSES. */
+static int check_structure(mc_root *r, mc_class *classes, char *err,
+                           size_t errlen) {
   uint64_t count = 0, bytes = 0;
   if ((r->nbuckets & (r->nbuckets - 1)) != 0 || r->nbuckets == 0 ||
       (r->old_buckets && r->old_nbuckets * 2 != r->nbuckets)) {
@@ -1165,7 +1307,11 @@ static int check_structure(mc_root *r, char *err, size_t errlen) {
       }
       if (++count > r->curr_items)
         break;
-      bytes += mc_item_size(it->nkey, it->nbytes);
+      uint64_t size = mc_item_size(it->nkey, it->nbytes);
+      bytes += size;
+      mc_class *k = &classes[mc_store_class_of(size)];
+      k->number++;
+      k->bytes += size;
     }
   }
   uint64_t lru = 0;
@@ -1187,6 +1333,24 @@ static int check_structure(mc_root *r, char *err, size_t errlen) {
   return 0;
 }
 
+/* The size class counters (a pool written before them has none): the
+ * counts of COUNTED, the other counters from zero. 0: no room. */
+static int classes_tx(mc_root *r, const mc_class *counted) {
+  if (!r->classes) {
+    mc_class *k = ptm_calloc(MC_CLASSES, sizeof *k);
+    if (!k)
+      return 0;
+    r->classes = k;
+  }
+  for (int i = 0; i < MC_CLASSES; i++) {
+    mc_class *k = &r->classes[i];
+    memset(k, 0, sizeof *k);
+    k->number = counted[i].number;
+    k->bytes = counted[i].bytes;
+  }
+  return 1;
+}
+
 static int library_is_persistent(void) {
   const char *name = ptm_algorithm();
   return strncmp(name, "p_", 2) == 0 || strncmp(name, "gp_", 3) == 0 ||
@@ -1196,6 +1360,33 @@ static int library_is_persistent(void) {
 /* The p_ libraries log every written word, values included, and a pool
  * thread slot holds 8190 words: their items are limited to 48 KiB. */
 #define NAIVE_ITEM_MAX (48u << 10)
+
+/* Thread slots of a pool the runtime creates when PTM_POOL_SLOTS is unset. */
+#define DEFAULT_POOL_SLOTS 64u
+
+/* The open pool has a thread slot for every thread of the server (a thread
+ * without one would stop the process at its first transaction): 0, or -1
+ * with the message. No limit without a pool (STM libraries). */
+static int check_slots(const mc_store_config *cfg, char *err, size_t errlen) {
+  unsigned have = ptm_pool_slots();
+  unsigned need = (unsigned)cfg->threads + MC_SERVICE_THREADS;
+  if (have == 0 || have >= need)
+    return 0;
+  const char *pool = cfg->pool ? cfg->pool : getenv("PTM_POOL");
+  int most = (int)have - MC_SERVICE_THREADS;
+  char fewer[64] = "";
+  if (most >= 1)
+    snprintf(fewer, sizeof fewer, "run it with -t %d or fewer, or ", most);
+  snprintf(err, errlen,
+           "-t %d needs %u thread slots (%d more for the server's own "
+           "threads) but the pool %s has %u, fixed when it was created: "
+           "%suse a new pool (ptm-memcached gives a new pool the slots -t "
+           "needs; ptm-pool create --slots, PTM_POOL_SLOTS); the pool is "
+           "unchanged",
+           cfg->threads, need, MC_SERVICE_THREADS,
+           pool && *pool ? pool : "(temporary)", have, fewer);
+  return -1;
+}
 
 int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
   g_mem_limit = cfg->mem_limit;
@@ -1244,6 +1435,20 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
     }
     const char *mode = getenv("PTM_DURABILITY");
     g_buffered_ms = mode && *mode ? mc_parse_durability(mode) : 0;
+    /* A pool the runtime creates (this --pool, PTM_POOL or the temporary
+     * one) gets a thread slot for every thread of the server, at least the
+     * runtime's default; PTM_POOL_SLOTS set by the user is left alone (and
+     * checked below like an existing pool's slots). */
+    unsigned need = (unsigned)cfg->threads + MC_SERVICE_THREADS;
+    const char *slots = getenv("PTM_POOL_SLOTS");
+    if (need > DEFAULT_POOL_SLOTS && !(slots && *slots)) {
+      char text[16];
+      snprintf(text, sizeof text, "%u", need);
+      if (setenv("PTM_POOL_SLOTS", text, 1)) {
+        snprintf(err, errlen, "cannot set PTM_POOL_SLOTS: %s", strerror(errno));
+        return -1;
+      }
+    }
   }
   if (g_persistent && cfg->pool) {
     struct stat st;
@@ -1267,6 +1472,10 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
   if (!r) {
     snprintf(err, errlen, "cannot get the pool's root object (%zu bytes)",
              sizeof(mc_root));
+    return -1;
+  }
+  if (check_slots(cfg, err, errlen) != 0) {
+    ptm_close(); /* nothing written: the cache is as it was */
     return -1;
   }
   /* -o hashpower=N, else sized by -m (it grows with the items anyway) */
@@ -1293,8 +1502,19 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
              (unsigned long long)nbuckets);
     return -1;
   }
-  if (check_structure(r, err, errlen) != 0)
+  classes_init(cfg->chunk_min, cfg->growth_factor);
+  mc_class counted[MC_CLASSES];
+  memset(counted, 0, sizeof counted);
+  if (check_structure(r, counted, err, errlen) != 0)
     return -1;
+  int classes_ok;
+  PTM_BEGIN();
+  classes_ok = classes_tx(r, counted);
+  PTM_END();
+  if (!classes_ok) {
+    snprintf(err, errlen, "the pool has no room for the size class counters");
+    return -1;
+  }
   g_root = r;
   int resumed = r->old_buckets != NULL; /* (before the maintainer runs) */
   if (start_maintainer(r, err, errlen) != 0)

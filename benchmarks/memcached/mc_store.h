@@ -12,10 +12,19 @@
 #ifndef MC_STORE_H
 #define MC_STORE_H
 
+#include <ptm.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define MC_KEY_MAX 250
+
+/* Threads of the server besides its workers that run transactions, each
+ * holding one of the pool's thread slots while it lives: the main thread
+ * (accept, UDP, start-up), the hash table's maintainer, and the runtime's
+ * persister under buffered durability. */
+#define MC_SERVICE_THREADS 3
+/* Workers (-t) a pool can have slots for. */
+#define MC_MAX_WORKERS (PTM_MAX_POOL_SLOTS - MC_SERVICE_THREADS)
 
 typedef enum {
   MC_OK,          /* stored, deleted, touched, found */
@@ -51,6 +60,13 @@ typedef struct mc_store_config {
   int hash_power;
   /* -o no_hashexpand: the bucket array keeps its size */
   int no_hash_expand;
+  /* -t: worker threads; the pool needs a thread slot for each of them and
+   * for MC_SERVICE_THREADS */
+  int threads;
+  /* -n and -f: memcached's slab class table (the size classes items are
+   * counted under) */
+  int chunk_min;
+  double growth_factor;
 } mc_store_config;
 
 /* What the store keeps across restarts (persistent pools) and its figures. */
@@ -72,6 +88,22 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen);
 /* Stops the thread that grows the hash table (before ptm_close); an
  * expansion in progress resumes at the next open. */
 void mc_store_close(void);
+
+/* Tests: 1 once the expansion is held by PTM_MC_TEST_EXPAND_STEPS, 0 before;
+ * -1 without that hook. */
+int mc_store_test_expand_held(void);
+
+/* Size classes (mc_store.c): the class of an item of SIZE bytes
+ * (mc_item_size), and each class's chunk size and counters. */
+int mc_store_class_of(uint64_t size);
+typedef struct mc_class_stats {
+  uint64_t chunk_size, number, bytes, evicted, evicted_nonzero, reclaimed,
+      crawler_reclaimed, expired, stored;
+} mc_class_stats;
+/* Fills OUT[1..63] (one transaction); returns the largest class. */
+int mc_store_class_stats(mc_class_stats out[64]);
+/* stats reset: the classes' evicted, reclaimed and expired counters. */
+void mc_store_class_reset(void);
 
 /* The item size limit actually enforced (cfg->item_max, lowered for
  * libraries whose log cannot hold a large item; see mc_store.c). */

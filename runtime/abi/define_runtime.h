@@ -354,6 +354,7 @@
     return PtmPool::open(path, size);                                          \
   }                                                                            \
   void ptm_close(void) { PtmPool::close(); }                                   \
+  unsigned ptm_pool_slots(void) { return PtmPool::slots(); }                   \
   int ptm_sync(void) { return PtmPool::sync(); }                               \
   static const bool ptm_pool_noted_ = PtmPool::note_library();                 \
   void *ptm_root(size_t size) { return PtmPool::root(size); }                  \

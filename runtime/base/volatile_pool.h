@@ -28,6 +28,8 @@ struct VolatilePool {
   // Nothing is persistent: nothing to make durable.
   static int sync() { return 0; }
   static bool note_library() { return true; }
+  // No thread slots: no limit on threads running transactions.
+  static unsigned slots() { return 0; }
 };
 
 } // namespace ptm

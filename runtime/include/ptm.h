@@ -57,6 +57,15 @@ int ptm_in_transaction(void);
 int ptm_open(const char *path, size_t size);
 void ptm_close(void);
 
+/* Thread slots of the open pool: at most this many threads run transactions
+ * at once (a thread holds a slot from its first transaction until it exits).
+ * Fixed when the pool is created: PTM_POOL_SLOTS for a pool the runtime
+ * creates (default 64), ptm-pool create --slots; at most PTM_MAX_POOL_SLOTS.
+ * 0 when no pool is open, and with the libraries without a pool (the STM
+ * family), which have no such limit. */
+unsigned ptm_pool_slots(void);
+#define PTM_MAX_POOL_SLOTS 256
+
 /* Durability. With PTM_DURABILITY=strict (the default) a transaction is
  * durable when it returns. With PTM_DURABILITY=buffered[:MS] (the lazy gp_
  * and ip_ libraries) it is atomic and isolated as always and durable within

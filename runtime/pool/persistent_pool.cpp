@@ -74,11 +74,23 @@ void create_slot_key() {
 } // namespace
 
 // Options of a pool the runtime creates (PTM_POOL absent, or the temporary
-// pool): PTM_POOL_SLOT_SIZE sets the thread slots' size, PTM_POOL_MODE the
+// pool): PTM_POOL_SLOTS sets the number of thread slots (threads running
+// transactions at once), PTM_POOL_SLOT_SIZE their size, PTM_POOL_MODE the
 // file's permission bits (default owner-only).
 static CreateOptions runtime_create_options() {
   CreateOptions opt;
   opt.creator = ptm_algorithm();
+  const char *slots = getenv("PTM_POOL_SLOTS");
+  if (slots && *slots) {
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(slots, &end, 10);
+    if (errno || *end || slots[0] < '0' || slots[0] > '9' || n == 0 ||
+        n > kMaxSlotCount)
+      fatal("PTM_POOL_SLOTS='%s' is not a slot count (1 to %u)", slots,
+            kMaxSlotCount);
+    opt.slot_count = uint32_t(n);
+  }
   const char *env = getenv("PTM_POOL_SLOT_SIZE");
   uint64_t slot_size = 0;
   if (env && *env) {
@@ -189,6 +201,13 @@ int open_pool(const char *path, size_t size) {
   asymmetric_fence_init();
   pool_epoch.store(++epoch_counter, std::memory_order_seq_cst);
   return 0;
+}
+
+static_assert(PTM_MAX_POOL_SLOTS == kMaxSlotCount, "ptm.h and pool_format.h");
+
+unsigned open_slot_count() {
+  std::lock_guard<std::recursive_mutex> lock(pool_mutex);
+  return open_view.base ? open_view.header.slot_count : 0;
 }
 
 void leave_tx_heap_work(SlotHandle &s) {

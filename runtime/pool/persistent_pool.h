@@ -37,6 +37,8 @@ extern PoolView open_view;
 int open_pool(const char *path, size_t size);
 // ptm_close: waits for the process's transactions to leave the pool, unmaps.
 void close_pool();
+// ptm_pool_slots: the open pool's thread slots (0: no pool open).
+unsigned open_slot_count();
 // Opens the default pool if no pool is open; fatal on failure.
 void ensure_pool_open();
 // Next commit order of a redo-logged transaction (global, increasing).
@@ -70,6 +72,7 @@ template <class P> struct PersistentPool {
     return pool::open_pool(path, size);
   }
   static void close() { pool::close_pool(); }
+  static unsigned slots() { return pool::open_slot_count(); }
   static int sync() { return pool::sync_durable(); }
   static void *root(size_t size) {
     return pool::root_object(size, &create_root);

@@ -13,7 +13,10 @@ durability, and creates no pool; --durability strict runs.
 
 --expect volatile (an STM library): the option is ignored with a note.
 
---expect buffered (a lazy gp_/ip_ library), one pool throughout:
+--expect buffered (a lazy gp_/ip_ library): first -t 253 on a new pool
+(256 thread slots: every worker, the main thread, the maintainer and the
+persister run transactions; 506 connections store and read back); then
+one pool throughout:
 - clean restart: under --durability buffered, set/get/delete/incr work;
   after SIGTERM (the server calls ptm_close) a restart finds every item;
 - three SIGKILL rounds (buffered, buffered:1, buffered:60000): clients load
@@ -38,6 +41,7 @@ import threading
 
 from mc_testlib import Server, check, verdict
 from test_crash import STALL, Load, value_of, wait_for_kill_point
+from test_protocol import serve_many
 
 MALFORMED = ["", "fast", "Strict", "strict:5", "buffered:", "buffered:0",
              "buffered:60001", "buffered:10ms", "buffered:-1", "buffered: 5",
@@ -358,7 +362,25 @@ def kill_round(exe, pool, tool, rnd, mode, durable, kill_after):
     durable.update(got)
 
 
+def test_most_workers(exe, d):
+    """-t 253, the most a pool's 256 thread slots allow, under buffered
+    durability: the workers, the main thread, the hash table's maintainer
+    and the persister each hold a slot, every worker serving."""
+    s = Server(exe, "-t", "253", "--durability", "buffered",
+               pool=os.path.join(d, "most-workers.pool"))
+    try:
+        c = s.connect()
+        eq(c.stats()["ptm_pool_slots"], "256", "-t 253: thread slots")
+        serve_many(s, 506, "-t 253 under buffered durability")
+        eq(c.stats()["curr_items"], "1012", "-t 253: curr_items")
+    finally:
+        code, log = s.stop()
+    eq(code, 0, f"-t 253: clean exit ({log[-300:]})")
+
+
 def test_buffered(exe, d, tool, kill_after):
+    print("most workers", flush=True)
+    test_most_workers(exe, d)
     pool = os.path.join(d, "buffered.pool")
     print("clean restart", flush=True)
     durable = test_clean_restart(exe, pool, tool)

@@ -640,6 +640,133 @@ def test_quit(server):
     check(c.closed(), "quit closes the connection")
 
 
+def class_table(chunk_min=48, factor=1.25):
+    """memcached's slab class chunk sizes (index 1..): 48 + -n bytes, then
+    times -f, 8-byte aligned, up to 512 KiB."""
+    sizes, size = [0], 48 + chunk_min
+    while len(sizes) < 63 and size < (512 << 10) / factor:
+        size = (size + 7) & ~7
+        sizes.append(size)
+        size = int(size * factor)
+    return sizes + [512 << 10]
+
+
+def class_of(sizes, key, nbytes):
+    """The class of an item: the first whose chunk holds its pool block
+    (an 80-byte header, the key, the value)."""
+    block = 80 + len(key) + nbytes
+    return next((i for i in range(1, len(sizes)) if sizes[i] >= block),
+                len(sizes) - 1)
+
+
+def dump_class(c, cls):
+    c.send(f"stats cachedump {cls} 0\r\n".encode())
+    keys = set()
+    while (line := c.line()) != b"END":
+        keys.add(line.split()[1].decode())
+    return keys
+
+
+def test_size_classes(exe, pool_dir, persistent):
+    """stats items / stats slabs per memcached slab class: an item (one pool
+    block) counts under the class whose chunks would hold it; number,
+    mem_requested, chunk sizes, cachedump per class, reclaimed and evicted
+    (evicted_nonzero) per class, stats reset, a restart, -n and -f."""
+    sizes = class_table()
+    pool = os.path.join(pool_dir, "classes.pool")
+    s = Server(exe, "-I", "64k", pool=pool)
+    try:
+        c = s.connect()
+        eq(c.stats("items"), {}, "no items: no class listed")
+        want = {}
+        for i in range(60):
+            n = (10, 900, 20000)[i % 3] + i
+            key = f"cls{i}"
+            eq(c.set(key, b"v" * n), b"STORED", f"set {key}")
+            cls = class_of(sizes, key, n)
+            num, mem, keys = want.get(cls, (0, 0, set()))
+            want[cls] = (num + 1, mem + 80 + len(key) + n, keys | {key})
+        check(len(want) >= 3, f"items in several classes: {sorted(want)}")
+        items, slabs = c.stats("items"), c.stats("slabs")
+        listed = {int(k.split(":")[1]) for k in items if k.endswith(":number")}
+        eq(listed, set(want), "stats items lists the classes with items")
+        eq(slabs["active_slabs"], str(len(want)), "active_slabs")
+        for cls, (num, mem, keys) in sorted(want.items()):
+            eq(items.get(f"items:{cls}:number"), str(num),
+               f"class {cls} number")
+            eq(items.get(f"items:{cls}:mem_requested"), str(mem),
+               f"class {cls} mem_requested")
+            eq(slabs.get(f"{cls}:used_chunks"), str(num),
+               f"class {cls} chunks")
+            eq(slabs.get(f"{cls}:chunk_size"), str(sizes[cls]),
+               f"class {cls} chunk size")
+            eq(dump_class(c, cls), keys, f"cachedump {cls}: its items only")
+        # a store in the place of a dead item: reclaimed in the dead one's
+        # class; a delete and the same store again: the same bytes
+        big = class_of(sizes, "dead", 30000)
+        eq(c.set("dead", b"d" * 30000, exptime=-1), b"STORED", "dead item")
+        eq(c.set("dead", b"e" * 30000), b"STORED", "store over it")
+        items = c.stats("items")
+        eq(items[f"items:{big}:reclaimed"], "1", "reclaimed in its class")
+        mem = c.stats("slabs")[f"{big}:mem_requested"]
+        eq(c.cmd("delete dead\r\n"), b"DELETED", "delete")
+        eq(c.set("dead", b"f" * 30000), b"STORED", "stored again")
+        eq(c.stats("slabs")[f"{big}:mem_requested"], mem,
+           "same size, same mem_requested")
+    finally:
+        eq(s.stop()[0], 0, "classes: clean exit")
+    if persistent:
+        s = Server(exe, "-I", "64k", pool=pool)
+        try:
+            items = s.connect().stats("items")
+            for cls, (num, mem, _) in want.items():
+                if cls == big:
+                    num, mem = num + 1, mem + 80 + 4 + 30000
+                eq((items[f"items:{cls}:number"],
+                    items[f"items:{cls}:mem_requested"]),
+                   (str(num), str(mem)), f"restart: class {cls} counted")
+        finally:
+            s.stop()
+
+    # evictions under -m 1 (about 43 fit): 24 KB items, 40 without an
+    # expiry time, then 60 with one; the oldest go first
+    s = Server(exe, "-m", "1", "-I", "64k",
+               pool=os.path.join(pool_dir, "classes-evict.pool"))
+    try:
+        c = s.connect()
+        n = 24000
+        cls = class_of(sizes, "ev00", n)
+        for i in range(100):
+            eq(c.set(f"ev{i:02d}", b"x" * n, exptime=0 if i < 40 else 3600),
+               b"STORED", f"set ev{i:02d}")
+        st, items = c.stats(), c.stats("items")
+        evicted = int(items[f"items:{cls}:evicted"])
+        eq(evicted, int(st["evictions"]), "evictions all in the class")
+        eq(evicted + int(st["curr_items"]), 100, "evicted + items = stored")
+        check(evicted > 40, f"{evicted} evicted under -m 1")
+        eq(int(items[f"items:{cls}:evicted_nonzero"]), evicted - 40,
+           "evicted_nonzero: the evicted items with an expiry time")
+        eq(c.cmd("stats reset\r\n"), b"RESET", "stats reset")
+        items = c.stats("items")
+        eq((items[f"items:{cls}:evicted"], items[f"items:{cls}:number"]),
+           ("0", st["curr_items"]), "stats reset: counters, not items")
+    finally:
+        s.stop()
+
+    # -n 100 -f 2: another table
+    sizes = class_table(100, 2.0)
+    s = Server(exe, "-n", "100", "-f", "2", "-I", "64k")
+    try:
+        c = s.connect()
+        for key, n in (("a", 10), ("b", 200), ("c", 5000)):
+            c.set(key, b"y" * n)
+            cls = class_of(sizes, key, n)
+            eq(c.stats("slabs")[f"{cls}:chunk_size"], str(sizes[cls]),
+               f"-n 100 -f 2: class {cls}")
+    finally:
+        s.stop()
+
+
 def test_eviction(exe, pool_dir):
     pool = os.path.join(pool_dir, "evict.pool")
     s = Server(exe, "-m", "1", "-t", "2", "-I", "64k", pool=pool)
@@ -830,40 +957,196 @@ def test_hash_growth(exe, pool_dir, persistent):
         s.stop()
     if not persistent:
         return  # nothing survives a restart
-    # An expansion held after 20 of its 64 steps of 64 old buckets.
-    pool = os.path.join(pool_dir, "grow-kill.pool")
-    s = Server(exe, "-o", "hashpower=12", pool=pool,
-               env={"PTM_MC_TEST_EXPAND_STEPS": "20"})
+    # One expansion (4096 -> 8192 buckets: 64 steps of 64 old buckets)
+    # killed at each of its phases, the test hook holding it there.
+    for steps, resume_hold in ((0, None), (1, None), (20, 40), (64, None),
+                               (None, None)):
+        grow_and_kill(exe, pool_dir, value_of, steps, resume_hold)
+
+
+def grow_and_kill(exe, pool_dir, value_of, steps, resume_hold):
+    """7000 items grow the table once; SIGKILL with the expansion held after
+    STEPS of its steps (PTM_MC_TEST_EXPAND_STEPS; 0: right after the
+    transaction that began it, 64: every bucket moved, the old array not yet
+    freed; None: after the expansion finished), while every kind of
+    operation runs on a table in two arrays. The restart (which checks the
+    structure at open) resumes the expansion, or finds nothing to do; with
+    RESUME_HOLD it is held again after that many steps and killed again. The
+    table ends grown with every acknowledged item; a clean restart then
+    finds it whole."""
+    phase = "finished" if steps is None else f"{steps} steps"
+    what = f"expansion killed after {phase}"
+    pool = os.path.join(pool_dir, f"grow-kill-{phase.replace(' ', '')}.pool")
+    hook = {} if steps is None else {"PTM_MC_TEST_EXPAND_STEPS": str(steps)}
+    s = Server(exe, "-o", "hashpower=12", pool=pool, env=hook)
     c = s.connect()
     keys = [f"k{i}" for i in range(7000)]
     want = {k: value_of(k) for k in keys}
     load_items(c, keys, value_of)
-    for _ in range(1200):
-        if c.stats()["hash_is_expanding"] == "1":
-            break
-        time.sleep(0.1)
-    eq(c.stats()["hash_is_expanding"], "1", "7000 items: expansion begun")
-    # every kind of operation while the chains are in two arrays
+    if steps is None:
+        wait_table(c, 13, f"{what}: before the kill")
+    else:
+        wait_held(c, f"{what}: held")
+        eq(c.stats()["hash_is_expanding"], "1", f"{what}: growing")
+    # every kind of operation on the table as the kill finds it
     for i in range(0, 7000, 7):
         k = keys[i]
         if i % 2:
-            eq(c.cmd(f"delete {k}\r\n"), b"DELETED", f"delete {k}")
+            eq(c.cmd(f"delete {k}\r\n"), b"DELETED", f"{what}: delete {k}")
             del want[k]
         else:
             want[k] = f"new-{i}".encode()
-            eq(c.set(k, want[k], flags=3), b"STORED", f"overwrite {k}")
-    check_items(c, want, "half-grown table")
-    eq(s.kill(), -9, "SIGKILL during the expansion")
+            eq(c.set(k, want[k], flags=3), b"STORED",
+               f"{what}: overwrite {k}")
+    check_items(c, want, f"{what}: before the kill")
+    eq(s.kill(), -9, f"{what}: SIGKILL")
+    if resume_hold is not None:
+        # the restart resumes, is held again and killed again
+        s = Server(exe, "-v", pool=pool,
+                   env={"PTM_MC_TEST_EXPAND_STEPS": str(resume_hold)})
+        c = s.connect()
+        wait_held(c, f"{what}: resumed, held again")
+        check_items(c, want, f"{what}: resumed, held again")
+        eq(s.kill(), -9, f"{what}: SIGKILL in the resumed expansion")
     s = Server(exe, "-v", pool=pool)
     try:
-        check(any("growing: resumed" in line for line in s.log),
-              f"restart resumes the expansion: {s.log}")
+        resumed = any("growing: resumed" in line for line in s.log)
+        eq(resumed, steps is not None, f"{what}: the restart resumes it "
+           f"(or has nothing to do): {s.log}")
         c = s.connect()
-        wait_table(c, 13, "after the restart")
-        check_items(c, want, "after SIGKILL mid-expansion")
-        eq(c.stats()["curr_items"], str(len(want)), "curr_items after it")
+        wait_table(c, 13, f"{what}: after the restart")
+        check_items(c, want, f"{what}: after the restart")
+        eq(c.stats()["curr_items"], str(len(want)), f"{what}: curr_items")
+    finally:
+        code, log = s.stop()
+    eq(code, 0, f"{what}: clean stop after the restart")
+    s = Server(exe, "-v", pool=pool)
+    try:
+        check(not any("growing" in line for line in s.log),
+              f"{what}: grown table at the next open: {s.log}")
+        c = s.connect()
+        st = c.stats()
+        eq((st["hash_power_level"], st["hash_is_expanding"]), ("13", "0"),
+           f"{what}: the grown table at the next open")
+        check_items(c, want, f"{what}: at the next open")
     finally:
         s.stop()
+
+
+def wait_held(c, what):
+    """Polls stats until the test hook holds the expansion (a bound on a
+    hang: 1200 polls 0.1 s apart)."""
+    for _ in range(1200):
+        if c.stats().get("ptm_test_expand_held") == "1":
+            break
+        time.sleep(0.1)
+    eq(c.stats().get("ptm_test_expand_held"), "1", what)
+
+
+def serve_many(s, nconns, what):
+    """NCONNS connections (the server hands them to its workers in turn, so
+    every worker gets some when NCONNS >= -t), each storing and reading back
+    its own keys: every worker runs transactions."""
+    conns = [s.connect() for _ in range(nconns)]
+    for i, c in enumerate(conns):
+        c.send(f"set many{i} {i} 0 6 noreply\r\nval{i:03d}\r\n".encode() +
+               f"set more{i} 0 0 {len(str(i))}\r\n{i}\r\n".encode())
+    replies = [c.line() for c in conns]
+    eq(replies.count(b"STORED"), nconns, f"{what}: stores acknowledged")
+    got = [c.get_multi([f"many{i}", f"more{i}"]) for i, c in enumerate(conns)]
+    bad = [i for i, g in enumerate(got)
+           if g != {f"many{i}": (i, f"val{i:03d}".encode()),
+                    f"more{i}": (0, str(i).encode())}]
+    check(not bad, f"{what}: every connection reads its items back "
+          f"(wrong: {bad[:5]})")
+    for c in conns:
+        c.close()
+
+
+def test_threads_and_slots(exe, pool_dir, persistent):
+    """-t up to what a pool's thread slots allow: a new pool gets a slot for
+    every worker and the server's own threads (main, hash table maintainer,
+    persister: 3); an existing pool with too few is refused, naming the
+    remedy, and loses nothing; PTM_POOL_SLOTS values a pool cannot have are
+    refused before a file is made."""
+    for pool in (os.path.join(pool_dir, "t100.pool"), None):
+        what = f"-t 100, {'new pool' if pool else 'temporary pool'}"
+        s = Server(exe, "-t", "100", pool=pool)
+        try:
+            c = s.connect()
+            slots = int(c.stats()["ptm_pool_slots"])
+            if persistent:
+                eq(slots, 103, f"{what}: thread slots")
+            else:
+                eq(slots, 0, f"{what}: no pool, no slots")
+            serve_many(s, 300, what)
+            eq(int(c.stats()["curr_items"]), 600, f"{what}: curr_items")
+            eq(s.proc.poll(), None, f"{what}: server alive")
+        finally:
+            code, log = s.stop()
+        eq(code, 0, f"{what}: clean exit ({log[-300:]})")
+    if not persistent:
+        return  # no pool, no thread slots
+    pool = os.path.join(pool_dir, "t100.pool")
+    s = Server(exe, "-t", "100", pool=pool)  # reopened: its 103 slots do
+    try:
+        c = s.connect()
+        eq(c.stats()["ptm_recovered_items"], "600", "-t 100 reopened")
+        serve_many(s, 150, "-t 100 reopened")
+    finally:
+        eq(s.stop()[0], 0, "-t 100 reopened: clean exit")
+
+    # A pool made with the default 64 slots: -t 61 at most.
+    pool = os.path.join(pool_dir, "t2.pool")
+    s = Server(exe, "-t", "2", pool=pool)
+    c = s.connect()
+    eq(c.stats()["ptm_pool_slots"], "64", "-t 2: a new pool's default slots")
+    load_items(c, [f"s{i}" for i in range(500)], lambda k: k.encode())
+    eq(s.stop()[0], 0, "-t 2: clean exit")
+    for t in ("62", "100", "253"):
+        p = subprocess.run([exe, "-p", "-1", "-U", "0", "-l", "127.0.0.1",
+                            "-t", t, "--pool", pool], capture_output=True,
+                           text=True, timeout=60)
+        eq(p.returncode, 1, f"-t {t} on a pool of 64 slots: refused")
+        for part in (f"-t {t} needs {int(t) + 3} thread slots", "has 64",
+                     "-t 61 or fewer", "ptm-pool create --slots",
+                     "PTM_POOL_SLOTS", "unchanged"):
+            check(part in p.stderr,
+                  f"-t {t} on a pool of 64 slots: {part!r} in {p.stderr!r}")
+    s = Server(exe, "-t", "61", pool=pool)
+    try:
+        c = s.connect()
+        eq(c.stats()["ptm_recovered_items"], "500",
+           "-t 61 after the refusals: every item")
+        check_items(c, {f"s{i}": f"s{i}".encode() for i in range(500)},
+                    "-t 61 after the refusals")
+        serve_many(s, 122, "-t 61 on a pool of 64 slots")
+    finally:
+        eq(s.stop()[0], 0, "-t 61: clean exit")
+
+    # PTM_POOL_SLOTS: what a new pool gets; fewer than -t needs is refused
+    # at once, a count a pool cannot have before a file is made.
+    pool = os.path.join(pool_dir, "slots8.pool")
+    p = subprocess.run([exe, "-p", "-1", "-U", "0", "-t", "6", "--pool",
+                        pool], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "PTM_POOL_SLOTS": "8"})
+    eq(p.returncode, 1, "PTM_POOL_SLOTS=8, -t 6: refused")
+    check("-t 5 or fewer" in p.stderr, f"PTM_POOL_SLOTS=8: {p.stderr!r}")
+    s = Server(exe, "-t", "5", pool=pool)
+    try:
+        eq(s.connect().stats()["ptm_pool_slots"], "8", "PTM_POOL_SLOTS=8")
+        serve_many(s, 10, "-t 5 on a pool of 8 slots")
+    finally:
+        s.stop()
+    for value in ("0", "257", "-1", "12x", "lots", " 7"):
+        pool = os.path.join(pool_dir, "bad-slots.pool")
+        p = subprocess.run([exe, "-p", "-1", "-U", "0", "--pool", pool],
+                           capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "PTM_POOL_SLOTS": value})
+        check(p.returncode != 0 and
+              f"PTM_POOL_SLOTS='{value}' is not a slot count (1 to 256)"
+              in p.stderr, f"PTM_POOL_SLOTS={value!r} refused: {p.stderr!r}")
+        check(not os.path.exists(pool), f"PTM_POOL_SLOTS={value!r}: no file")
 
 
 def test_pool_mode(exe, pool_dir, persistent):
@@ -896,7 +1179,7 @@ def test_bad_arguments(exe, persistent):
                        (["-o", "hashpower=5"], "hashpower below 12"),
                        (["-c", "0"], "no connections"),
                        (["-t", "0"], "zero threads"),
-                       (["-t", "64"], "more workers than pool slots"),
+                       (["-t", "254"], "more workers than a pool has slots"),
                        (["-m", "-5"], "negative memory"),
                        (["-I", "10"], "item size below 1k"),
                        (["-I", "5q"], "bad size suffix"),
@@ -971,6 +1254,10 @@ def main():
         test_restart(exe, d)
         print("test_hash_growth", flush=True)
         test_hash_growth(exe, d, persistent)
+        print("test_size_classes", flush=True)
+        test_size_classes(exe, d, persistent)
+        print("test_threads_and_slots", flush=True)
+        test_threads_and_slots(exe, d, persistent)
         print("test_pool_mode", flush=True)
         test_pool_mode(exe, d, persistent)
         print("test_bad_arguments", flush=True)
