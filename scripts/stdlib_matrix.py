@@ -15,7 +15,7 @@ runs of stdcxx (the CMake targets e2e_stdcxx.testrt-O0/-O2) are added.
 Usage: scripts/stdlib_matrix.py [--build build] [--libs a,b] [--ops N]
                                 [--threads 1,2,4] [--jobs 2] [--sweeps]
 Prints one row per library and exits non-zero if any run failed. Needs the
-libraries built (ninja -C build ptm_runtime_all, or the `all` target).
+libraries built (the `all` target, or build/lib/libptm_NAME.a for each NAME).
 """
 import argparse
 import concurrent.futures
