@@ -405,6 +405,38 @@ void plain_ops(State &s, uint64_t &rng, int n, std::vector<Record> &log) {
   }
 }
 
+// Many inserts and erases on a deeper tree (256 keys), one per
+// transaction, against a reference set kept outside; the tree is checked
+// node by node every 25 transactions.
+void tree_torture() {
+  std::set<long> *tree = nullptr;
+  ptm::atomic([&] { tree = new std::set<long>; });
+  std::set<long> ref;
+  uint64_t rng = 4242;
+  for (int i = 0; i < 3000; i++) {
+    Op op = next_op(rng);
+    long k = (op.key * 1000 + op.val) % 256;
+    bool insert = (op.val % 8) < (i < 1500 ? 5 : 3); // grow, then shrink
+    size_t n = ptm::atomic([&] {
+      if (insert)
+        tree->insert(k);
+      else
+        tree->erase(k);
+      return tree->size();
+    });
+    if (insert)
+      ref.insert(k);
+    else
+      ref.erase(k);
+    CHECK_EQ(n, ref.size());
+    if (i % 25 == 24 &&
+        !valid_tree(*tree, [](long x) { return x; }, "tree torture"))
+      break;
+  }
+  CHECK(*tree == ref, "tree torture: the set differs from the reference");
+  ptm::atomic([&] { delete tree; });
+}
+
 // Exceptions that leave a transaction: its changes are rolled back.
 void exceptions(State *st) {
   size_t map_size = st->map.size(), text_size = st->text.size();
@@ -470,6 +502,19 @@ int main(int argc, char **argv) {
     plain_ops(*shared_state, main_rng, ops_per_phase, plain);
     valid_trees(*shared_state, "after plain libstdc++ operations");
   }
+
+#ifdef PTM_E2E_TESTRT
+  // The node functions ran as their transactional versions, and nothing
+  // fell back to running uninstrumented.
+  const struct ptm_test_counts *c = ptm_test_counts();
+  CHECK(c->libc[PTM_TEST_CXX_TREE] > 0, "no transactional tree function");
+  CHECK(c->libc[PTM_TEST_CXX_LIST] > 0, "no transactional list function");
+  CHECK(c->libc[PTM_TEST_CXX_HASH] > 0, "no transactional hash function");
+  CHECK_EQ(c->clone_misses, 0);
+  CHECK_EQ(c->irrevocable, 0);
+#endif
+
+  tree_torture();
 
   // The serial replay in commit order.
   std::vector<Record> all = plain;
