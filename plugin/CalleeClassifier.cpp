@@ -42,6 +42,50 @@ const char *const LibcFunctions[] = {
     "__memcpy_chk", "__memmove_chk", "__memset_chk", "__strcpy_chk",
     "__stpcpy_chk", "__strcat_chk", "__strncpy_chk", "__strncat_chk"};
 
+// libstdc++'s out-of-line node, rehash and hashing functions (by mangled
+// name): __ptm_<name> in the runtime (tx_stdcxx.h) reads and writes the nodes
+// through the barriers.
+const char *const StdcxxFunctions[] = {
+    "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
+    "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
+    "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
+    "_ZSt20_Rb_tree_black_countPKSt18_Rb_tree_node_baseS1_",
+    "_ZNSt8__detail15_List_node_base7_M_hookEPS0_",
+    "_ZNSt8__detail15_List_node_base9_M_unhookEv",
+    "_ZNSt8__detail15_List_node_base11_M_transferEPS0_S1_",
+    "_ZNSt8__detail15_List_node_base10_M_reverseEv",
+    "_ZNSt8__detail15_List_node_base4swapERS0_S1_",
+    "_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm",
+    "_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm",
+    "_ZSt11_Hash_bytesPKvmm",
+    "_ZSt15_Fnv_hash_bytesPKvmm"};
+
+// libstdc++'s std::__throw_* helpers (_ZSt<len>__throw_<what>...) compiled
+// into libstdc++.so: they construct an exception object (private to the
+// thread) and throw it; the exception leaving the transaction rolls it back.
+// Called as they are. (Helpers defined in the headers, such as
+// __throw_bad_variant_access, are cloned like any inline function.)
+bool isThrowHelper(StringRef Name) {
+  if (!Name.consume_front("_ZSt"))
+    return false;
+  Name = Name.drop_while([](char C) { return C >= '0' && C <= '9'; });
+  return Name.starts_with("__throw_");
+}
+
+// std::allocator<char> and std::allocator<wchar_t> are declared `extern
+// template` by libstdc++ (instantiated in libstdc++.so); below -O1 clang
+// calls their constructors and destructors, which have empty bodies (the
+// class is empty), instead of inlining them. They touch no memory.
+bool isEmptyAllocatorMember(StringRef Name) {
+  if (!Name.consume_front("_ZNSaIcE") && !Name.consume_front("_ZNSaIwE"))
+    return false;
+  return Name.starts_with("C1") || Name.starts_with("C2") ||
+         Name.starts_with("D1") || Name.starts_with("D2");
+}
+
 // Functions that touch no shared memory (they may write errno, which is
 // thread-local): math, character classes, absolute values.
 const char *const PureFunctions[] = {"sqrt",
@@ -458,13 +502,15 @@ CalleeKind CalleeClassifier::classify(const Function &F) const {
     return CalleeKind::MemSet;
   if (allocReplacement(N))
     return CalleeKind::Alloc;
-  if (inList(N, LibcFunctions))
+  if (inList(N, LibcFunctions) || inList(N, StdcxxFunctions))
     return CalleeKind::Libc;
   if (inList(N, SetjmpFunctions))
     return CalleeKind::Setjmp;
-  if (inList(N, PureFunctions) || F.doesNotAccessMemory())
+  if (inList(N, PureFunctions) || F.doesNotAccessMemory() ||
+      isEmptyAllocatorMember(N))
     return CalleeKind::Pure;
-  if (inList(N, CxxRuntimeFunctions) || isExceptionObjectFunction(N))
+  if (inList(N, CxxRuntimeFunctions) || isExceptionObjectFunction(N) ||
+      isThrowHelper(N))
     return CalleeKind::Runtime;
   if (inList(N, IrrevocableFunctions))
     return CalleeKind::Irrevocable;

@@ -18,6 +18,7 @@
 #include "runtime/abi/tx_alloc.h"
 #include "runtime/abi/tx_boundary.h"
 #include "runtime/abi/tx_libc.h"
+#include "runtime/abi/tx_stdcxx.h"
 #include "runtime/base/events.h"
 #include "runtime/base/hot_cold.h"
 #include "runtime/base/stats.h"
@@ -26,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace ptm {
 
@@ -215,6 +217,33 @@ template <class P> struct Barriers {
     }
   };
   using Libc = TxLibc<Access>;
+
+  // What TxStdcxx reads and writes nodes through: the barriers themselves,
+  // one per field (each may abort: the test runtime's sweeps reach them).
+  struct NodeAccess {
+    static constexpr bool kPlainReads = P::kReadsInPlace;
+    template <class T> static PTM_INLINE T load(const T *p) {
+      static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a node field");
+      using U = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+      constexpr Event E = sizeof(T) == 8 ? Event::Read8 : Event::Read4;
+      U u = Barriers::template read<U, E>(p);
+      T v;
+      memcpy(&v, &u, sizeof v);
+      return v;
+    }
+    template <class T> static PTM_INLINE void store(T *p, T v) {
+      static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a node field");
+      using U = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+      constexpr Event E = sizeof(T) == 8 ? Event::Write8 : Event::Write4;
+      U u;
+      memcpy(&u, &v, sizeof u);
+      Barriers::template write<U, E>(p, u);
+    }
+    static void read_bytes(void *priv, const void *tm, size_t n) {
+      Barriers::read_n(priv, tm, n);
+    }
+  };
+  using Stdcxx = TxStdcxx<NodeAccess>;
 };
 
 } // namespace ptm

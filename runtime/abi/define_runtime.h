@@ -18,6 +18,8 @@
 #error "PTM_LIBNAME names the library (set by ptm_add_runtime_library)"
 #endif
 
+#include "runtime/abi/define_stdcxx.h"
+
 // An exported function that every call under LTO inlines (not `inline`: the
 // symbol is still defined for the shared library and for non-LTO callers).
 #define PTM_ABI_INLINE __attribute__((always_inline))
@@ -89,6 +91,7 @@
   PTM_DEFINE_PRINTF_                                                           \
   PTM_DEFINE_CHK_                                                              \
   PTM_DEFINE_ALLOC_                                                            \
+  PTM_DEFINE_STDCXX_                                                           \
   void __ptm_register_clones(const ptm_clone_entry_t *t, size_t n) {           \
     PtmRuntime::register_clones(t, n);                                         \
   }                                                                            \

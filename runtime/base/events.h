@@ -69,6 +69,9 @@ enum class Event : unsigned {
   LibcBsearch,
   LibcPrintf, // snprintf, sprintf, their v and _chk forms
   LibcMath,   // math with a pointer result (modf, frexp, ...)
+  CxxTree,    // libstdc++'s red-black tree node functions
+  CxxList,    // libstdc++'s list node functions
+  CxxHash,    // libstdc++'s rehash policy, _Hash_bytes, _Fnv_hash_bytes
   AllocCall,  // any allocation entry point inside a transaction
   FreeCall,   // any free/delete entry point inside a transaction
 
@@ -91,7 +94,7 @@ constexpr bool is_barrier(Event e) {
   return e >= Event::Read1 && e <= Event::FreeCall;
 }
 constexpr bool is_libc(Event e) {
-  return e >= Event::LibcMemchr && e <= Event::LibcMath;
+  return e >= Event::LibcMemchr && e <= Event::CxxHash;
 }
 
 } // namespace ptm

@@ -16,6 +16,7 @@
 #   pkgconfig  examples/bank.c built with pkg-config from the prefix (LTO and
 #              the shared variable) and run
 #   buildtree  examples/ with find_package(ptm) from the build tree itself
+#              (bank, bank-shared and kv run)
 #   deb        cpack -G DEB; the package's Depends; dpkg installs it into an
 #              empty root that has this machine's package database (its
 #              Depends checked by dpkg; without clang-N it is refused) and
@@ -36,6 +37,18 @@ run_bank() { # $1: executable
   echo "$out" | grep -q "^bank: OK: total" || fail "$1: no 'bank: OK' in its output"
 }
 
+# The kv example (C++, a map in the pool) must give back what it was given,
+# in a second process.
+run_kv() { # $1: executable  $2: pool file
+  rm -f "$2"
+  "$1" -p "$2" -s 64 put greeting "a value longer than the short-string buffer" ||
+    fail "$1 put exited with $?"
+  [ "$("$1" -p "$2" get greeting)" = "a value longer than the short-string buffer" ] ||
+    fail "$1: get after a restart did not return the value put"
+  rm -f "$2"
+  echo "kv: OK"
+}
+
 # examples/ as a standalone CMake project against the ptm found in $1.
 cmake_examples() { # $1: CMAKE_PREFIX_PATH  $2: build directory
   rm -rf "$2"
@@ -54,6 +67,7 @@ cmake_examples() { # $1: CMAKE_PREFIX_PATH  $2: build directory
   "$PTM_CMAKE" --build "$2" || fail "building examples/ against $1"
   run_bank "$2/bank"
   run_bank "$2/bank-shared"
+  run_kv "$2/kv" "$2/kv.pool"
 }
 
 # examples/bank.c with pkg-config, the .pc files from $1.

@@ -63,8 +63,11 @@ enum {
   PTM_TEST_STRTO, /* strto*, ato*                     */
   PTM_TEST_QSORT, /* qsort, qsort_r                   */
   PTM_TEST_BSEARCH,
-  PTM_TEST_PRINTF, /* snprintf, sprintf, v and _chk   */
-  PTM_TEST_MATH,   /* modf, frexp, remquo, sincos      */
+  PTM_TEST_PRINTF,   /* snprintf, sprintf, v and _chk   */
+  PTM_TEST_MATH,     /* modf, frexp, remquo, sincos      */
+  PTM_TEST_CXX_TREE, /* libstdc++ red-black tree nodes */
+  PTM_TEST_CXX_LIST, /* libstdc++ list nodes           */
+  PTM_TEST_CXX_HASH, /* rehash policy, _Hash_bytes     */
   PTM_TEST_LIBC_FUNCS
 };
 
