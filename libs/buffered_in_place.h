@@ -45,9 +45,14 @@ template <bool Coarse> struct BufferedInPlaceT {
     return s.slot_capacity / 4;
   }
 
+  // The key of the last write that was in the set (0: none): consecutive
+  // writes into one chunk or word (a loop over an array) skip the lookup.
+  static inline thread_local uintptr_t last_key = 0;
+
   static void begin(TxThread &tx) {
     tx.undo.clear();
     tls_log_index.reset(max_keys(pool::tls_slot));
+    last_key = 0;
   }
 
   template <class T>
@@ -55,10 +60,13 @@ template <bool Coarse> struct BufferedInPlaceT {
     auto a = reinterpret_cast<uintptr_t>(addr);
     uintptr_t span;
     uintptr_t key = key_of(a, span);
-    if (__builtin_expect(a + sizeof(T) > key + span, 0))
+    if (__builtin_expect(a + sizeof(T) > key + span, 0)) {
       note_range(a, sizeof(T)); // (straddles two keys)
-    else if (__builtin_expect(tls_log_index.find(key) < 0, 0))
-      note(key, span);
+    } else if (key != last_key) {
+      if (__builtin_expect(tls_log_index.find(key) < 0, 0))
+        note(key, span);
+      last_key = key;
+    }
     tx.undo.append_value(addr);
     memcpy(addr, &value, sizeof value);
   }
@@ -80,6 +88,7 @@ template <bool Coarse> struct BufferedInPlaceT {
   static void rollback(TxThread &tx) {
     tx.undo.rollback(tx.stack_lo, tx.stack_mark, &tx.kept);
     tls_log_index.reset(max_keys(pool::tls_slot));
+    last_key = 0;
   }
 
 private:

@@ -106,6 +106,38 @@ __attribute__((always_inline)) inline void clwb(const void *addr) {
 #endif
 }
 
+// N bytes (8, 16, 32 or 64, DST aligned to N) written with non-temporal
+// stores: no read for ownership of a line that is not in the cache, and no
+// clwb; the next sfence orders them like one. Counts and observes nothing:
+// stream_line does, and the persister of buffered durability, writing the PM
+// view (runtime/pool/persister.cpp), counts each line once (streamed_line).
+__attribute__((always_inline)) inline void
+stream_span(void *dst, const void *src, size_t n) {
+#if PTM_EADR
+  memcpy(dst, src, n); // (the caches are persistent)
+#else
+  if (n == 8) {
+    long long v;
+    memcpy(&v, src, 8);
+    _mm_stream_si64(static_cast<long long *>(dst), v);
+  } else {
+    auto *d = static_cast<__m128i *>(dst);
+    const auto *v = static_cast<const __m128i *>(src);
+    for (size_t i = 0; i < n / 16; ++i)
+      _mm_stream_si128(d + i, _mm_loadu_si128(v + i));
+  }
+#endif
+}
+
+// A line written by stream_span: counted as one clwb, and one line of the
+// emulated latency at the next fence.
+__attribute__((always_inline)) inline void streamed_line() {
+#if !PTM_EADR
+  stat_add(this_thread().stats->clwb);
+  ++unfenced_lines;
+#endif
+}
+
 // The log staging's write of a record line (runtime/persist/log_stage.h):
 // DST and SRC 64-byte aligned. Streamed, the line is not read for ownership
 // (the log's lines were evicted by the clwb of their last use on CPUs whose
@@ -121,19 +153,11 @@ __attribute__((always_inline)) inline void stream_line(void *dst,
     memcpy(dst, src, kLineSize);
     return shadow_clwb(dst); // (counts what it writes back)
   }
-  auto *d = static_cast<__m128i *>(dst);
-  const auto *v = static_cast<const __m128i *>(src);
-  __m128i a = _mm_load_si128(v), b = _mm_load_si128(v + 1),
-          c = _mm_load_si128(v + 2), e = _mm_load_si128(v + 3);
-  _mm_stream_si128(d, a);
-  _mm_stream_si128(d + 1, b);
-  _mm_stream_si128(d + 2, c);
-  _mm_stream_si128(d + 3, e);
+  stream_span(dst, src, kLineSize);
 #if PTM_PERSIST_HOOKS
   ptm_persist_observe_flush(dst); // (the simulator reads the line now)
 #endif
-  stat_add(this_thread().stats->clwb);
-  ++unfenced_lines;
+  streamed_line();
 #endif
 }
 

@@ -308,7 +308,8 @@ struct PersistentRedoLog {
                      uintptr_t delta = 0) {
     if (!publish(s, order, sealed))
       return;
-    write_back(s, skip_lo, skip_hi, /*flush=*/true, delta);
+    write_back(s, skip_lo, skip_hi,
+               delta ? WriteBack::StreamLines : WriteBack::FlushEntries, delta);
     persist::sfence();
     mark_idle(s);
   }
@@ -367,7 +368,7 @@ struct PersistentRedoLog {
     stat_add(this_thread().stats->log_entries, s.logged);
     if (s.count == 0)
       return false;
-    write_back(s, skip_lo, skip_hi, /*flush=*/false);
+    write_back(s, skip_lo, skip_hi, WriteBack::InPlace);
     return true;
   }
 
@@ -384,7 +385,7 @@ struct PersistentRedoLog {
                           uintptr_t skip_lo, uintptr_t skip_hi) {
     if (!publish<true, SkipRewritten>(s, order, sealed))
       return false;
-    write_back(s, skip_lo, skip_hi, /*flush=*/false);
+    write_back(s, skip_lo, skip_hi, WriteBack::InPlace);
     // Only now (its data in place) may another thread write them back for
     // it and let the floor pass ORDER (LogRing::make_room).
     ReplayFloor::published(s.index, order);
@@ -407,7 +408,7 @@ struct PersistentRedoLog {
                               uintptr_t skip_lo, uintptr_t skip_hi) {
     if (!publish(s, order, sealed))
       return false;
-    write_back(s, skip_lo, skip_hi, /*flush=*/false);
+    write_back(s, skip_lo, skip_hi, WriteBack::InPlace);
     return true;
   }
 
@@ -526,8 +527,25 @@ private:
     return true;
   }
 
+  // How write_back writes an entry in place: a plain store and nothing else
+  // (the log ring flushes later), a plain store and a clwb of its line
+  // (Listing 1), or, for the persister of buffered durability writing the
+  // PM view (DELTA != 0), streamed (persist::stream_span: the PM view's
+  // lines are not in the cache, and a store would read each for ownership
+  // first) and counted once per run of entries in one line.
+  enum class WriteBack { InPlace, FlushEntries, StreamLines };
+
   static void write_back(pool::SlotHandle &s, uintptr_t skip_lo,
-                         uintptr_t skip_hi, bool flush, uintptr_t delta = 0) {
+                         uintptr_t skip_hi, WriteBack how,
+                         uintptr_t delta = 0) {
+    uintptr_t counted = 0; // StreamLines: the line counted last
+    auto streamed = [&](const void *p) {
+      uintptr_t line =
+          reinterpret_cast<uintptr_t>(p) & ~(persist::kLineSize - 1);
+      if (line != counted)
+        persist::streamed_line();
+      counted = line;
+    };
     for (uint64_t i = 0; i < s.count; i += pool::entry_records(s.entries[i])) {
       const pool::LogEntry &e = s.entries[i];
       pool::EntryKind kind = pool::entry_kind(e);
@@ -535,13 +553,23 @@ private:
         continue;
       if (kind == pool::kChunkEntry) {
         auto *chunk = reinterpret_cast<void *>(e.addr + delta);
+        if (how == WriteBack::StreamLines) {
+          persist::stream_span(chunk, pool::chunk_bytes(e), kChunk);
+          streamed(chunk);
+          continue;
+        }
         memcpy(chunk, pool::chunk_bytes(e), kChunk);
-        if (flush)
+        if (how == WriteBack::FlushEntries)
           persist::clwb(chunk);
         continue;
       }
       auto *word = reinterpret_cast<unsigned char *>(e.addr + delta);
       uint8_t mask = uint8_t(e.meta);
+      if (mask == 0xff && how == WriteBack::StreamLines) {
+        persist::stream_span(word, &e.data, 8);
+        streamed(word);
+        continue;
+      }
       if (mask == 0xff) {
         memcpy(word, &e.data, 8);
       } else {
@@ -551,7 +579,7 @@ private:
           if (mask & (1u << b))
             word[b] = data[b];
       }
-      if (flush)
+      if (how != WriteBack::InPlace)
         persist::clwb(word);
     }
   }

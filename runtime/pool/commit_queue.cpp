@@ -96,7 +96,7 @@ void commit_buffered_in_place(SlotHandle &s, TxThread &tx,
 void wait_for_queue_room(SlotHandle &s) {
   CommitQueue &cq = commit_queues[s.index];
   if (cq.words_queued.load(std::memory_order_acquire) > kQueueBudgetWords)
-    persister_sync(commit_seq.load(std::memory_order_acquire));
+    persister_take(cq.words_queued, kQueueBudgetWords);
 }
 
 } // namespace pool

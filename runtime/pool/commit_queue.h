@@ -15,8 +15,8 @@
 // conflict take it in their commit order, and it has no gap: the persister
 // writes the longest run of consecutive sequence numbers it has.
 //
-// A queue over kQueueBudgetWords makes its thread wait for the persister
-// when the transaction ends (wait_for_queue_room).
+// A queue over kQueueBudgetWords makes its thread wait, when the transaction
+// ends, until the persister has taken the queue (wait_for_queue_room).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POOL_COMMIT_QUEUE_H
@@ -65,8 +65,8 @@ void commit_buffered(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
 void commit_buffered_in_place(SlotHandle &s, TxThread &tx,
                               const SlotLogIndex &written);
 
-// leave_tx: waits until the persister has written S's queue if it is over
-// its budget.
+// leave_tx: if S's queue is over its budget, waits until the persister has
+// taken it (the persister then writes it while the thread goes on).
 void wait_for_queue_room(SlotHandle &s);
 
 } // namespace pool

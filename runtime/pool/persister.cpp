@@ -51,10 +51,11 @@ uint64_t entries_of(const Item &it) {
 struct Persister {
   pthread_t thread;
   std::mutex m;
-  std::condition_variable wake, written;
+  std::condition_variable wake, written, room;
   bool stop = false;
-  uint64_t wanted = 0;    // a caller waits for the sequence up to here
-  uint64_t persisted = 0; // every sequence number up to here is in the file
+  bool room_wanted = false; // a thread waits for its queue to be taken
+  uint64_t wanted = 0;      // a caller waits for the sequence up to here
+  uint64_t persisted = 0;   // every sequence number up to here is in the file
   std::chrono::milliseconds interval{10};
   uintptr_t delta = 0;
   SlotHandle slot{}; // its pointers in the PM view
@@ -173,6 +174,10 @@ void Persister::write_run(size_t n) {
 }
 
 uint64_t Persister::round() {
+  { // (a thread asking after this point is served by the next round)
+    std::lock_guard<std::mutex> lock(m);
+    room_wanted = false;
+  }
   txs.clear();
   std::swap(carry, carried);
   carry.clear();
@@ -187,6 +192,13 @@ uint64_t Persister::round() {
     cq.unlock();
     collect(taken[i]);
   }
+  // Threads over their budget go on while this round writes. (A thread
+  // that waits checks its queue under M: after the takes, or it is waiting
+  // when M is taken here, and the notification reaches it.)
+  {
+    std::lock_guard<std::mutex> lock(m);
+  }
+  room.notify_all();
   std::sort(txs.begin(), txs.end(),
             [](const QueuedTx &a, const QueuedTx &b) { return a.seq < b.seq; });
   uint64_t next = persisted + 1;
@@ -215,7 +227,8 @@ void Persister::run() {
     bool stopping;
     {
       std::unique_lock<std::mutex> lock(m);
-      wake.wait_for(lock, interval, [&] { return stop || wanted > persisted; });
+      wake.wait_for(lock, interval,
+                    [&] { return stop || wanted > persisted || room_wanted; });
       stopping = stop;
     }
     uint64_t before = persisted;
@@ -279,6 +292,15 @@ void persister_sync(uint64_t seq) {
     p.wanted = seq;
   p.wake.notify_one();
   p.written.wait(lock, [&] { return p.persisted >= seq; });
+}
+
+void persister_take(const std::atomic<uint64_t> &queued, uint64_t budget) {
+  Persister &p = *persister;
+  std::unique_lock<std::mutex> lock(p.m);
+  p.room_wanted = true;
+  p.wake.notify_one();
+  p.room.wait(lock,
+              [&] { return queued.load(std::memory_order_acquire) <= budget; });
 }
 
 } // namespace pool

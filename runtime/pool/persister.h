@@ -9,7 +9,8 @@
 //
 //   the write sets merged into the record's entries (a word written by
 //   several transactions: the last value); the record flushed and sealed,
-//   sfence; written back to the PM view, clwb, sfence; idle, clwb, sfence
+//   sfence; streamed into the PM view (non-temporal stores), sfence; idle,
+//   clwb, sfence
 //
 // A crash leaves at most one committed record, which recovery replays: the
 // file holds the pool after a prefix of the sequence. A transaction larger
@@ -21,6 +22,7 @@
 #ifndef PTM_RUNTIME_POOL_PERSISTER_H
 #define PTM_RUNTIME_POOL_PERSISTER_H
 
+#include <atomic>
 #include <cstdint>
 
 namespace ptm {
@@ -32,6 +34,11 @@ void start_persister(unsigned interval_ms, uintptr_t delta);
 void stop_persister();
 // Returns once every commit sequence number up to SEQ is in the PM view.
 void persister_sync(uint64_t seq);
+// Returns once QUEUED (a thread's commit queue's size) is at most BUDGET:
+// wakes the persister, whose next round takes the queue and then writes it
+// while the thread goes on (at most two budgets per thread: the queue being
+// written and the one filling).
+void persister_take(const std::atomic<uint64_t> &queued, uint64_t budget);
 
 } // namespace pool
 } // namespace ptm

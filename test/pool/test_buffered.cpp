@@ -13,6 +13,14 @@
 //     exit      a child commits transfers and returns from main without
 //               ptm_close: every one of them is in the file (the runtime
 //               syncs at exit)
+//     budget    under buffered:60000 (the persister wakes only when asked),
+//               transactions each rewrite 8 KiB of a block and move a
+//               transfer, queueing 19 MiB or more, past the 8 MiB budget of
+//               the thread's queue twice: each time the thread waits until
+//               the persister has taken its queue and goes on while it is
+//               written; after ptm_close every transfer and the last
+//               contents of the block are in the file, and the committing
+//               thread issued no clwb and no sfence
 //     large     a transaction allocates and fills a block larger than a
 //               thread slot's log (the persister writes it to the file
 //               before the record of that transaction): its bytes are there
@@ -196,6 +204,47 @@ static void exit_without_close(const char *self) {
   unlink(path.c_str());
 }
 
+static void budget() {
+  std::string path = temp_pool_path("buffered-budget");
+  create_pool(path);
+  set_durability("buffered:60000");
+  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
+  auto *root = static_cast<Root *>(ptm_root(0));
+  constexpr uint64_t kWords = (8u << 10) / 8, kTxs = 1600;
+  std::mt19937 rng(5);
+  run_tx([&] {
+    auto *big = static_cast<uint64_t *>(ptm_calloc(kWords, 8));
+    if (!big)
+      _exit(6);
+    __ptm_write_8(reinterpret_cast<uint64_t *>(&root->big),
+                  reinterpret_cast<uint64_t>(big));
+    __ptm_write_8(&root->big_words, kWords);
+  });
+  ptm_stats_t before, after;
+  ptm_stats(&before);
+  for (uint64_t t = 1; t <= kTxs; ++t) {
+    run_tx([&] {
+      for (uint64_t i = 0; i < kWords; ++i)
+        __ptm_write_8(&root->big[i], t * kWords + i);
+    });
+    transfer(root, rng, 0);
+  }
+  ptm_stats(&after);
+  CHECK_EQ(after.clwb - before.clwb, 0u);
+  CHECK_EQ(after.sfence - before.sfence, 0u);
+  ptm_close();
+  CHECK_EQ(verify(path, {}, "budget"), kTxs);
+  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
+  root = static_cast<Root *>(ptm_root(0));
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; root->big && i < kWords; ++i)
+    wrong += root->big[i] != kTxs * kWords + i;
+  CHECK(root->big != nullptr);
+  CHECK_EQ(wrong, 0u);
+  ptm_close();
+  unlink(path.c_str());
+}
+
 static void large_block() {
   std::string path = temp_pool_path("buffered-large");
   create_pool(path);
@@ -314,6 +363,7 @@ int main(int argc, char **argv) {
   errors();
   clean_close();
   exit_without_close(argv[0]);
+  budget();
   large_block();
   crashes(argv[0], iterations, seed, tool);
   return check_result("buffered");
