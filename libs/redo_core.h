@@ -3,9 +3,9 @@
 // RedoCore<Self, Logging>: the skeleton of the concurrent STMs that buffer
 // their writes in a redo log until commit (orec_lazy, orec_mixed, norec,
 // ring): the per-thread redo log; how an attempt begins, begins serially and
-// becomes irrevocable (serialize, validate, write the redo log back in place
-// with undo entries); the commit of an attempt that wrote nothing; the end
-// of a commit and of a rollback; and writes. Self supplies what differs:
+// becomes irrevocable (abort and re-execute serially); the commit of an attempt
+// that wrote nothing; the end of a commit and of a rollback; and writes. Self
+// supplies what differs:
 //
 //   static void free_thread();          release the thread's buffers
 //   static void start(TxThread &);      reset its own per-attempt state
@@ -78,16 +78,23 @@ struct RedoCore : Logging<Self> {
       start_attempt(tx);
     }
   }
+  // Buffered writes cannot be published in the middle of an attempt: some
+  // are to stack frames that are live, others to frames that died (a callee
+  // that returned, perhaps now under the runtime's own frames), and which is
+  // which is not known here. So a non-serial attempt aborts and re-executes
+  // serially from its checkpoint (Hourglass: want_serial), where writes go
+  // in place and the switch has nothing to publish: nothing buffered is
+  // lost or exposed. Without a checkpoint to return to it cannot switch.
   static bool become_irrevocable(TxThread &tx) {
     if constexpr (!Log::kIrrevocable) {
       return false;
     } else {
-      Hourglass::serialize<Self>(
-          tx, stm_thread, [](TxThread &t) { return Self::still_valid(t); });
-      PrivateStack stack = PrivateStack::of(tx);
-      redo.write_back(stack.lo, stack.hi, &tx.undo);
-      redo.clear();
-      return true;
+      if (stm_thread.serial)
+        return true;
+      if (!tx.has_checkpoint)
+        return false;
+      stm_thread.want_serial = true;
+      tx_conflict<Self>(tx, AbortCause::Serialize);
     }
   }
 

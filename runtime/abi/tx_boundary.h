@@ -177,6 +177,8 @@ template <class P> struct TxBoundary {
     case AbortCause::ReuseWait:
       stat_add(tx.stats->reuse_waits);
       break;
+    case AbortCause::Serialize: // counted in aborts only
+      break;
     }
   }
 

@@ -14,7 +14,11 @@
 //   static void rollback(TxThread &);         undo the attempt's writes and
 //                                             release what begin acquired
 //   static bool become_irrevocable(TxThread &); false: cannot (then running
-//                                             uninstrumented code is an error)
+//                                             uninstrumented code is an error);
+//                                             a policy that buffers writes may
+//                                             instead abort (AbortCause::
+//                                             Serialize) and re-execute the
+//                                             attempt serially
 //   template <class T> static T read(TxThread &, const T *);
 //   template <class T> static void write(TxThread &, T *, T);
 //   static void read_bytes(TxThread &, void *priv, const void *tm, size_t);
@@ -74,6 +78,8 @@ enum class AbortCause : unsigned {
   Restart,       // ptm_restart
   ReuseWait,     // an allocation found only memory held back for reuse
                  // (reuse_epoch.h): wait outside the attempt, run again
+  Serialize,     // the attempt must become irrevocable: it re-executes
+                 // serially from its checkpoint (redo_core.h)
 };
 
 // The glue's abort path for policies (defined in abi_glue.h).

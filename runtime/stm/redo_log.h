@@ -18,7 +18,6 @@
 #define PTM_RUNTIME_REDO_LOG_H
 
 #include "runtime/base/grow_buffer.h"
-#include "runtime/base/undo_log.h"
 #include "runtime/stm/stm_access.h"
 
 #include <cstdint>
@@ -150,17 +149,13 @@ struct RedoLog {
     return all;
   }
 
-  // Stores the logged bytes; entries in [skip_lo, skip_hi) are dropped. With
-  // UNDO, the old bytes are logged first (an irrevocable switch).
-  void write_back(uintptr_t skip_lo, uintptr_t skip_hi,
-                  UndoLog *undo = nullptr) {
+  // Stores the logged bytes; entries in [skip_lo, skip_hi) are dropped.
+  void write_back(uintptr_t skip_lo, uintptr_t skip_hi) {
     for (size_t i = 0; i < entries.size; ++i) {
       const RedoEntry &e = entries[i];
       if (e.granule >= skip_lo && e.granule < skip_hi)
         continue;
       if (e.mask == 0xff) {
-        if (undo)
-          undo->append_span(reinterpret_cast<void *>(e.granule), 8);
         __atomic_store_n(reinterpret_cast<uint64_t *>(e.granule), e.value,
                          __ATOMIC_RELAXED);
         continue;
@@ -170,8 +165,6 @@ struct RedoLog {
         if (!(e.mask & (1u << b)))
           continue;
         auto *p = reinterpret_cast<unsigned char *>(e.granule + b);
-        if (undo)
-          undo->append_span(p, 1);
         __atomic_store_n(p, v[b], __ATOMIC_RELAXED);
       }
     }
