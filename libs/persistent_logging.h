@@ -105,7 +105,7 @@ template <bool Coarse, bool Sealed = false> struct PersistentEagerT {
     log_old(addr, sizeof(T));
     tx.undo.append_value(addr);
     memcpy(addr, &value, sizeof value);
-    persist::flush_range(addr, sizeof(T));
+    persist::flush_data(addr, sizeof(T));
   }
   // The store of a write within one granule (one line) whose old bytes are
   // logged and durable.
@@ -130,7 +130,7 @@ template <bool Coarse, bool Sealed = false> struct PersistentEagerT {
     log_old(tm, n);
     tx.undo.append_span(tm, n);
     memmove(tm, priv, n);
-    persist::flush_range(tm, n);
+    persist::flush_data(tm, n);
   }
 
   // Listing 1 Commit.Eager: sfence, status idle, clwb, sfence (nothing when
@@ -450,7 +450,7 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
     else
       persist::fenced_by_rmw();
     memcpy(p.addr, &p.value, p.size);
-    persist::flush_range(p.addr, p.size);
+    persist::flush_data(p.addr, p.size);
     p.addr = nullptr;
   }
   __attribute__((always_inline)) static void

@@ -34,6 +34,7 @@
 #ifndef PTM_RUNTIME_PERSIST_LOG_RING_H
 #define PTM_RUNTIME_PERSIST_LOG_RING_H
 
+#include "runtime/persist/data_flush.h"
 #include "runtime/persist/log_stage.h"
 #include "runtime/persist/persist.h"
 #include "runtime/pool/durability.h"
@@ -45,10 +46,6 @@
 #include <cstdint>
 
 namespace ptm {
-namespace pool {
-extern PoolView open_view; // persistent_pool.h
-} // namespace pool
-
 // ReplayFloor's state of one slot (its own cache line).
 struct alignas(64) FloorSlot {
   std::atomic<uint64_t> unflushed{~uint64_t(0)};

@@ -423,7 +423,7 @@ struct PersistentRedoLog {
       uintptr_t a = s.entries[i].addr;
       if (pool::entry_kind(s.entries[i]) != pool::kPadEntry &&
           (a < skip_lo || a >= skip_hi))
-        persist::clwb(reinterpret_cast<const void *>(a));
+        persist::clwb_data(reinterpret_cast<const void *>(a));
     }
     persist::sfence();
     before_idle();
@@ -579,8 +579,9 @@ private:
           if (mask & (1u << b))
             word[b] = data[b];
       }
-      if (how != WriteBack::InPlace)
-        persist::clwb(word);
+      if (how != WriteBack::InPlace &&
+          persist::is_pool_data(reinterpret_cast<void *>(e.addr), 8))
+        persist::clwb(word); // (at DELTA from the pool data at e.addr)
     }
   }
 

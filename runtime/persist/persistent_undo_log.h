@@ -221,7 +221,7 @@ struct PersistentUndoLog {
       return;
     for (uint64_t i = 0; i < s.count; i += pool::entry_records(s.entries[i]))
       if (pool::entry_kind(s.entries[i]) != pool::kPadEntry)
-        persist::clwb(reinterpret_cast<const void *>(s.entries[i].addr));
+        persist::clwb_data(reinterpret_cast<const void *>(s.entries[i].addr));
     persist::sfence();
     mark_idle(s);
     s.count = 0;
