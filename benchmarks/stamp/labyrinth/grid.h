@@ -8,6 +8,10 @@
  *   GRID_WALL           an obstacle of the input
  *   grid_endpoint(p)    the source or destination of pair p, reserved for
  *                       it until it is routed (other paths go around it)
+ *   GRID_SHARED         an endpoint of several pairs (STAMP's inputs have
+ *                       them, and its router accepts them: it never checks
+ *                       or writes a path's end points): every path that
+ *                       ends there leaves it as it is
  *   p >= 0              a point of the routed path of pair p
  */
 #ifndef LABYRINTH_GRID_H
@@ -15,8 +19,15 @@
 
 #define GRID_EMPTY (-1L)
 #define GRID_WALL (-2L)
+#define GRID_SHARED (-3L)
 
-static inline long grid_endpoint(long pair) { return -3L - pair; }
+static inline long grid_endpoint(long pair) { return -4L - pair; }
+static inline int grid_is_endpoint(long v) { return v <= GRID_SHARED; }
+
+/* The value a path of PAIR must find at one of its end points. */
+static inline int grid_endpoint_of(long v, long pair) {
+  return v == grid_endpoint(pair) || v == GRID_SHARED;
+}
 
 typedef struct grid {
   long width, height, depth; /* x, y, z extents */

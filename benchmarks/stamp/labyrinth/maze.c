@@ -73,13 +73,18 @@ static int read_items(maze_t *m, const char *file, FILE *in) {
         return parse_error(file, lineno, "endpoint outside the grid");
       if (src == dst)
         return parse_error(file, lineno, "source equals destination");
-      if (g->points[src] != GRID_EMPTY || g->points[dst] != GRID_EMPTY)
-        return parse_error(file, lineno,
-                           "endpoint already used (wall or another pair)");
       if (!add_pair(m, &capacity, src, dst))
         return parse_error(file, lineno, "out of memory");
-      g->points[src] = grid_endpoint(m->num_pairs - 1);
-      g->points[dst] = grid_endpoint(m->num_pairs - 1);
+      /* As in STAMP: an endpoint may be another pair's too (shared), and an
+       * endpoint on a wall replaces the wall. */
+      for (int k = 0; k < 2; k++) {
+        long at = k ? dst : src;
+        if (g->points[at] == GRID_WALL)
+          m->num_walls--;
+        g->points[at] = grid_is_endpoint(g->points[at])
+                            ? GRID_SHARED
+                            : grid_endpoint(m->num_pairs - 1);
+      }
     } else if (kind == 'w') {
       long at;
       if (!g)
@@ -88,11 +93,10 @@ static int read_items(maze_t *m, const char *file, FILE *in) {
         return parse_error(file, lineno, "expected 'w X Y Z'");
       if (!read_point(g, c, &at))
         return parse_error(file, lineno, "wall outside the grid");
-      if (g->points[at] < GRID_WALL)
-        return parse_error(file, lineno, "wall on an endpoint");
-      if (g->points[at] == GRID_EMPTY)
+      if (g->points[at] == GRID_EMPTY) { /* (a wall on an endpoint: moot) */
         m->num_walls++;
-      g->points[at] = GRID_WALL;
+        g->points[at] = GRID_WALL;
+      }
     } else {
       return parse_error(file, lineno, "unknown item (expected d, p, w, #)");
     }
@@ -198,6 +202,8 @@ static long check_path(const maze_t *m, long *e, const path_t *p,
     if (i > 0 && !grid_adjacent(g, p->points[i - 1], at))
       return check_error("not contiguous", p->pair);
     int endpoint = i == 0 || i == p->length - 1;
+    if (endpoint && e[at] == GRID_SHARED)
+      continue; /* (stays shared) */
     long want = endpoint ? grid_endpoint(p->pair) : GRID_EMPTY;
     if (e[at] != want)
       return check_error(e[at] >= 0           ? "overlaps another path"
@@ -235,10 +241,11 @@ long maze_check(const maze_t *m) {
             walls, m->num_walls);
     result = -1;
   }
-  for (long i = 0; i < m->num_pairs; i++) {
-    e[m->pairs[i].src] = grid_endpoint(i);
-    e[m->pairs[i].dst] = grid_endpoint(i);
-  }
+  for (long i = 0; i < m->num_pairs; i++)
+    for (int k = 0; k < 2; k++) {
+      long at = k ? m->pairs[i].dst : m->pairs[i].src;
+      e[at] = grid_is_endpoint(e[at]) ? GRID_SHARED : grid_endpoint(i);
+    }
   for (long t = 0; t < m->num_threads && result >= 0; t++)
     for (const path_t *p = m->paths_by_thread[t]; p && result >= 0;
          p = p->next) {

@@ -148,10 +148,19 @@ static long traceback(const router_t *r, const grid_t *g, router_local_t *l,
  * copies the grid and expands on thread-local memory without barriers): the
  * copy reads the shared grid racily; the transaction validates the path it
  * finds point by point before writing it. Returns the path length, or 0 if
- * DST cannot be reached. */
-static PTM_PURE long route_private(const router_t *r, const grid_t *g,
-                                   const long *shared, router_local_t *l,
-                                   long src, long dst) {
+ * DST cannot be reached. Built with -DLABYRINTH_COPY_IN_TX it runs
+ * instrumented instead, as code written for a manual STM interface does
+ * when compiled as it is: every write to the private grid (DRAM) goes
+ * through a barrier (docs/stamp.md measures what that costs). */
+#ifdef LABYRINTH_COPY_IN_TX
+#define ROUTE_PRIVATE_ATTR
+#else
+#define ROUTE_PRIVATE_ATTR PTM_PURE
+#endif
+static ROUTE_PRIVATE_ATTR long route_private(const router_t *r, const grid_t *g,
+                                             const long *shared,
+                                             router_local_t *l, long src,
+                                             long dst) {
   for (long i = 0; i < l->size; i++) {
     l->dist[i] = shared[i] == GRID_EMPTY ? MY_OPEN : MY_BLOCKED;
     l->in[i] = 0;
@@ -188,14 +197,15 @@ void router_solve(void *arg) {
     len = route_private(r, g, g->points, l, src, dst);
     if (len > 0) {
       for (long i = 0; i < len; i++) {
-        long want = i == 0 || i == len - 1 ? grid_endpoint(id) : GRID_EMPTY;
-        if (g->points[l->path[i]] != want)
+        long v = g->points[l->path[i]];
+        if (i == 0 || i == len - 1 ? !grid_endpoint_of(v, id) : v != GRID_EMPTY)
           TM_RESTART();
       }
       path_t *p = TM_MALLOC(sizeof *p + (size_t)len * sizeof(long));
       if (p) {
         for (long i = 0; i < len; i++) {
-          g->points[l->path[i]] = id;
+          if (g->points[l->path[i]] != GRID_SHARED)
+            g->points[l->path[i]] = id;
           p->points[i] = l->path[i];
         }
         p->pair = id;
