@@ -102,10 +102,21 @@ template <bool Coarse, bool Sealed = false> struct PersistentEagerT {
   }
   template <class T>
   PTM_OUTLINE static void write_logging(TxThread &tx, T *addr, T value) {
+    if (!persist::is_pool_data(addr, sizeof(T)))
+      return store_volatile(tx, addr, value);
     log_old(addr, sizeof(T));
     tx.undo.append_value(addr);
     memcpy(addr, &value, sizeof value);
-    persist::flush_data(addr, sizeof(T));
+    persist::flush_range(addr, sizeof(T));
+  }
+  // A write outside the pool's data (stack, DRAM heap, globals): nothing
+  // there survives a crash, so the volatile undo log, which an abort
+  // restores from, is all it needs: no entry, clwb or sfence
+  // (data_flush.h).
+  template <class T>
+  static void store_volatile(TxThread &tx, T *addr, T value) {
+    tx.undo.append_value(addr);
+    memcpy(addr, &value, sizeof value);
   }
   // The store of a write within one granule (one line) whose old bytes are
   // logged and durable.
@@ -127,10 +138,13 @@ template <bool Coarse, bool Sealed = false> struct PersistentEagerT {
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     if (n == 0)
       return;
-    log_old(tm, n);
+    bool durable = persist::is_pool_data(tm, n); // (else: store_volatile)
+    if (durable)
+      log_old(tm, n);
     tx.undo.append_span(tm, n);
     memmove(tm, priv, n);
-    persist::flush_data(tm, n);
+    if (durable)
+      persist::flush_range(tm, n);
   }
 
   // Listing 1 Commit.Eager: sfence, status idle, clwb, sfence (nothing when
@@ -450,7 +464,8 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
     else
       persist::fenced_by_rmw();
     memcpy(p.addr, &p.value, p.size);
-    persist::flush_data(p.addr, p.size);
+    // (pool data: store_volatile took the rest)
+    persist::flush_range(p.addr, p.size);
     p.addr = nullptr;
   }
   __attribute__((always_inline)) static void
@@ -485,6 +500,8 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
     pipeline_drain(fenced);
     if (PrivateStack::of(tx).contains(reinterpret_cast<uintptr_t>(addr)))
       return write_in_place(tx, addr, value);
+    if (!persist::is_pool_data(addr, sizeof(T)))
+      return Eager::store_volatile(tx, addr, value);
     Eager::before_logging();
     if constexpr (kCoarseLog) {
       // Every chunk entry logged before is durable by now (its store was

@@ -9,7 +9,8 @@ seconds with its default 90/10 get/set mix (the paper's ratio), and reads the
 client's TPS and the server's transaction statistics (`stats`). Writes one
 CSV row per run with scripts/bench.py's columns (bench, lib, threads, rep,
 status, ops_per_s, commits, aborts, clwb_per_tx, sfence_per_tx, ...) and
-prints the table of medians.
+prints the table of medians. A library written LIB@MODE runs
+ptm-memcached with `--durability=MODE` (e.g. ip_orec_lazy@buffered).
 
     scripts/memcached_bench.py [--build DIR] [--libs gp_orec_lazy,memcached]
                                [--threads 1,2] [--reps 1] [-d 5]
@@ -76,13 +77,16 @@ def run_one(args, lib, threads, tmp):
         if os.geteuid() == 0:
             cmd += ["-u", "root"]
     else:
-        exe = args.build / "bench" / f"memcached.{lib}"
+        name, _, durability = lib.partition("@")
+        exe = args.build / "bench" / f"memcached.{name}"
         if not exe.exists():
             return {"status": "not-built"}
         pool = os.path.join(tmp, f"{lib}.pool")
         if os.path.exists(pool):
             os.unlink(pool)
         cmd = [str(exe), *common, "--pool", pool]
+        if durability:
+            cmd.append(f"--durability={durability}")
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     try:

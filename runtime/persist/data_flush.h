@@ -6,6 +6,8 @@
 // like any other but never flushed: nothing there survives a crash, so
 // making it durable is pure cost (a program that copies shared data into a
 // private scratch buffer in its transactions paid a clwb per line of it).
+// The undo libraries do not even log such a write persistently (no entry,
+// no fence): the volatile undo log that an abort restores from is enough.
 // The test is a few compares against the pool's bounds.
 //
 //===----------------------------------------------------------------------===//
@@ -25,13 +27,14 @@ extern PoolView open_view; // persistent_pool.h
 
 namespace persist {
 
-// [p, p + n) is pool data: it needs flushing.
+// Some byte of [p, p + n) is pool data: the range needs flushing, and a
+// write to it needs a persistent log entry (an undo library's).
 __attribute__((always_inline)) inline bool is_pool_data(const void *p,
                                                         size_t n) {
-  return pool::open_view.is_data(reinterpret_cast<uintptr_t>(p), n);
+  return pool::open_view.overlaps_data(reinterpret_cast<uintptr_t>(p), n);
 }
 
-// clwb of every line of [p, p + n) if it is pool data.
+// clwb of every line of [p, p + n) if it holds pool data.
 __attribute__((always_inline)) inline void flush_data(const void *p, size_t n) {
   if (is_pool_data(p, n))
     flush_range(p, n);

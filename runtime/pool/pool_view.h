@@ -45,6 +45,15 @@ struct PoolView {
     return (addr >= root_lo && addr + n <= root_hi) ||
            (addr >= heap_lo && addr + n <= heap_hi && addr + n >= addr);
   }
+  // Some byte of [addr, addr + n) is user data of this pool.
+  bool overlaps_data(uint64_t addr, uint64_t n) const {
+    uint64_t b = reinterpret_cast<uint64_t>(base);
+    uint64_t root_lo = b + header.root_offset;
+    uint64_t root_hi = root_lo + sizeof(RootDescriptor);
+    uint64_t heap_lo = b + header.heap_offset, heap_hi = b + header.pool_size;
+    return (addr < root_hi && addr + n > root_lo) ||
+           (addr < heap_hi && addr + n > heap_lo);
+  }
 };
 
 } // namespace pool
