@@ -7,6 +7,7 @@
 #include "mc_stats.h"
 #include "mc_store.h"
 #include "mc_text.h"
+#include "mc_watch.h"
 
 #include <endian.h>
 #include <stdlib.h>
@@ -191,8 +192,11 @@ static void do_get(mc_conn *c, const request *rq, int quiet, int with_key,
   MC_COUNT(cmd_get, 1);
   if (touch)
     MC_COUNT(cmd_touch, 1);
-  if (mc_get(rq->key, rq->keylen, touch, exptime, c->scratch, &flags, &n,
-             &cas) == MC_OK) {
+  mc_result r =
+      mc_get(rq->key, rq->keylen, touch, exptime, c->scratch, &flags, &n, &cas);
+  if (mc_watching(MC_WATCH_FETCHERS))
+    mc_watch_fetch(c->fd, rq->key, rq->keylen, mc_get_prior(r, flags, n));
+  if (r == MC_OK) {
     MC_COUNT(get_hits, 1);
     uint32_t fl = htobe32(flags);
     respond(c, rq, ST_OK, cas, &fl, 4, rq->key, with_key ? rq->keylen : 0,
@@ -239,9 +243,13 @@ static void do_store(mc_conn *c, const request *rq, uint8_t base, int quiet) {
     break;
   }
   uint64_t cas_out = 0;
+  uint32_t prior;
   MC_COUNT(cmd_set, 1);
   mc_result r = mc_store(op, rq->key, rq->keylen, flags, exptime, rq->value,
-                         rq->nvalue, rq->cas, &cas_out);
+                         rq->nvalue, rq->cas, &cas_out, &prior);
+  if (mc_watching(MC_WATCH_FETCHERS | MC_WATCH_MUTATIONS))
+    mc_watch_store(c->fd, rq->key, rq->keylen, op, r, exptime, rq->nvalue,
+                   prior);
   if (op == MC_CAS)
     MC_COUNT(cas_hits, r == MC_OK);
   if (r == MC_OK) {
@@ -393,6 +401,7 @@ static void execute(mc_conn *c, const request *rq) {
     if (op == OP_QUIT)
       respond(c, rq, ST_OK, 0, NULL, 0, NULL, 0, NULL, 0);
     c->closing = 1;
+    c->close_reason = MC_CLOSE_NORMAL;
     return;
   case OP_FLUSH:
   case OP_FLUSHQ:

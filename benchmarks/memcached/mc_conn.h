@@ -27,6 +27,10 @@ typedef struct mc_conn {
   int noreply;         /* the text command being run silences its replies */
   int authenticated;   /* -Y: the client has sent a valid user and password */
   int64_t last_active; /* seconds (mc_now): -o idle_timeout */
+  int close_reason;    /* MC_CLOSE_* (mc_watch.h): watch connevents */
+  /* set by the watch command: the worker hands the socket to the watch
+   * thread (mc_watch.h) and forgets the connection */
+  struct mc_watcher *watcher;
   struct mc_conn *prev, *next; /* the worker's connections */
   char *scratch; /* the worker's value buffer (mc_store_item_max bytes) */
 } mc_conn;

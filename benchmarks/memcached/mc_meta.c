@@ -11,6 +11,7 @@
 #include "mc_stats.h"
 #include "mc_store.h"
 #include "mc_text.h"
+#include "mc_watch.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -214,6 +215,10 @@ static void cmd_mg(mc_conn *c, mc_token *tok, int ntok) {
   }
   mc_meta_item r;
   mc_meta_get(m.key, m.nkey, &o, c->scratch, &r);
+  if (mc_watching(MC_WATCH_FETCHERS))
+    mc_watch_fetch(c->fd, m.key, m.nkey,
+                   r.found ? MC_PRIOR(MC_PRIOR_FOUND, r.nbytes)
+                           : MC_PRIOR_ABSENT);
   MC_COUNT(cmd_get, 1);
   if (o.touch)
     MC_COUNT(cmd_touch, 1);
@@ -373,9 +378,13 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
     return need;
   }
   uint64_t cas_out = 0;
+  uint32_t prior;
   mc_result r =
       mc_meta_set(m.key, m.nkey, op, flags, exptime, value, (size_t)len,
-                  have_cas, cas_in, invalidate, &cas_out);
+                  have_cas, cas_in, invalidate, &cas_out, &prior);
+  if (mc_watching(MC_WATCH_FETCHERS | MC_WATCH_MUTATIONS))
+    mc_watch_store(c->fd, m.key, m.nkey, have_cas && op == MC_SET ? MC_CAS : op,
+                   r, exptime, (uint64_t)len, prior);
   const char *code;
   switch (r) {
   case MC_OK:

@@ -58,7 +58,9 @@ static const char usage_text[] =
     "                          file; same as --pool)\n"
     "  -o, --extended=LIST     idle_timeout=S, read_buf_mem_limit=MB,\n"
     "                          hashpower=N (a new cache's 2^N hash buckets;\n"
-    "                          the table grows online), no_hashexpand; the\n"
+    "                          the table grows online), no_hashexpand,\n"
+    "                          watcher_logbuf_size=KB (each watcher's\n"
+    "                          buffer, default 256); the\n"
     "                          slab and LRU tuning options are accepted and\n"
     "                          have nothing to tune here\n"
     "  -v, --verbose           verbose (repeat for more)\n"
@@ -172,43 +174,25 @@ int mc_pool_mode_ok(const char *text) {
 /* memcached's -o settings that tune its slab allocator, LRU, hash function,
  * logger buffers or privileges: structures ptm-memcached does not have (items
  * are pool blocks), so they are accepted and change nothing. */
-static const char *const tuning_opts[] = {"maxconns_fast",
-                                          "no_maxconns_fast",
-                                          "slab_reassign",
-                                          "no_slab_reassign",
-                                          "slab_automove",
-                                          "no_slab_automove",
-                                          "slab_automove_ratio",
-                                          "slab_automove_window",
-                                          "tail_repair_time",
-                                          "hash_algorithm",
-                                          "lru_crawler",
-                                          "no_lru_crawler",
-                                          "lru_crawler_sleep",
-                                          "lru_crawler_tocrawl",
-                                          "lru_maintainer",
-                                          "no_lru_maintainer",
-                                          "hot_lru_pct",
-                                          "warm_lru_pct",
-                                          "hot_max_factor",
-                                          "warm_max_factor",
-                                          "temporary_ttl",
-                                          "watcher_logbuf_size",
-                                          "worker_logbuf_size",
-                                          "slab_sizes",
-                                          "slab_chunk_max",
-                                          "track_sizes",
-                                          "no_inline_ascii_resp",
-                                          "inline_ascii_resp",
-                                          "modern",
-                                          "no_modern",
-                                          "no_chunked_items",
-                                          "drop_privileges",
-                                          "no_drop_privileges",
-                                          "relaxed_privileges",
-                                          "resp_obj_mem_limit",
-                                          "sock_cookie_id",
-                                          NULL};
+static const char *const tuning_opts[] = {
+    "maxconns_fast",       "no_maxconns_fast",
+    "slab_reassign",       "no_slab_reassign",
+    "slab_automove",       "no_slab_automove",
+    "slab_automove_ratio", "slab_automove_window",
+    "tail_repair_time",    "hash_algorithm",
+    "lru_crawler",         "no_lru_crawler",
+    "lru_crawler_sleep",   "lru_crawler_tocrawl",
+    "lru_maintainer",      "no_lru_maintainer",
+    "hot_lru_pct",         "warm_lru_pct",
+    "hot_max_factor",      "warm_max_factor",
+    "temporary_ttl",       "worker_logbuf_size",
+    "slab_sizes",          "slab_chunk_max",
+    "track_sizes",         "no_inline_ascii_resp",
+    "inline_ascii_resp",   "modern",
+    "no_modern",           "no_chunked_items",
+    "drop_privileges",     "no_drop_privileges",
+    "relaxed_privileges",  "resp_obj_mem_limit",
+    "sock_cookie_id",      NULL};
 
 /* -o LIST: comma-separated NAME[=VALUE] settings. */
 static void extended(const char *list, mc_settings *s) {
@@ -240,6 +224,14 @@ static void extended(const char *list, mc_settings *s) {
       if (!value)
         bad("-o hashpower needs a value (12..32)%s", "");
       s->hash_power_init = (int)number("-o hashpower", value, 12, 32);
+      continue;
+    }
+    if (strcmp(opt, "watcher_logbuf_size") == 0) {
+      /* memcached's unit: kilobytes */
+      if (!value)
+        bad("-o watcher_logbuf_size needs a value in kilobytes%s", "");
+      s->watcher_buf_kb =
+          (int)number("-o watcher_logbuf_size", value, 1, 1 << 20);
       continue;
     }
     if (strcmp(opt, "no_hashexpand") == 0) {
@@ -324,6 +316,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
   s->flush_enabled = 1;
   s->dump_enabled = 1;
   s->watch_enabled = 1;
+  s->watcher_buf_kb = 256; /* memcached's default */
   s->prefix_delimiter = ':';
   s->growth_factor = 1.25;
   s->chunk_size = 48;

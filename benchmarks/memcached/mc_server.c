@@ -12,6 +12,7 @@
 #include "mc_options.h"
 #include "mc_stats.h"
 #include "mc_store.h"
+#include "mc_watch.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -48,7 +49,9 @@ static void on_signal(int sig) {
   atomic_store(&stopping, 1);
 }
 
-static void conn_close(worker *w, mc_conn *c) {
+/* Takes C off its worker (list and epoll set) and frees it; its socket
+ * stays open. */
+static void conn_forget(worker *w, mc_conn *c) {
   pthread_mutex_lock(&w->lock);
   if (c->prev)
     c->prev->next = c->next;
@@ -58,11 +61,27 @@ static void conn_close(worker *w, mc_conn *c) {
     c->next->prev = c->prev;
   pthread_mutex_unlock(&w->lock);
   epoll_ctl(w->epfd, EPOLL_CTL_DEL, c->fd, NULL);
-  close(c->fd);
   free(c->in.data);
   free(c->out.data);
   free(c);
+}
+
+static void conn_close(worker *w, mc_conn *c) {
+  int fd = c->fd;
+  if (mc_watching(MC_WATCH_CONNEVENTS))
+    mc_watch_conn(fd, 0, c->close_reason);
+  conn_forget(w, c);
+  close(fd);
   MC_COUNT(curr_connections, (uint64_t)-1);
+}
+
+/* The watch command turned C into a watcher: its socket goes to the watch
+ * thread, which counts the connection closed when it closes it. Input
+ * after the command line is dropped. */
+static void conn_to_watcher(worker *w, mc_conn *c) {
+  struct mc_watcher *watcher = c->watcher;
+  conn_forget(w, c);
+  mc_watch_start(watcher);
 }
 
 /* Writes what it can of the output. -1: the connection is gone. */
@@ -116,6 +135,7 @@ static int conn_event(mc_conn *c, uint32_t events) {
       }
       if (n == 0) {
         eof = 1;
+        c->close_reason = MC_CLOSE_NORMAL;
         break;
       }
       if (errno == EINTR)
@@ -131,7 +151,7 @@ static int conn_event(mc_conn *c, uint32_t events) {
     process(c);
     if (conn_flush(c) != 0)
       return -1;
-    if (c->closing || c->out.len > 0 || c->in.start == before)
+    if (c->closing || c->watcher || c->out.len > 0 || c->in.start == before)
       break;
   }
   if (c->closing && c->out.len == 0)
@@ -154,6 +174,7 @@ static void kick_idle(worker *w, int64_t now) {
     if (!c)
       return;
     MC_COUNT(idle_kicks, 1);
+    c->close_reason = MC_CLOSE_IDLE;
     conn_close(w, c);
   }
 }
@@ -169,7 +190,13 @@ static void *worker_main(void *arg) {
       mc_conn *c = ev[i].data.ptr;
       c->scratch = w->scratch;
       c->last_active = now;
-      if (conn_event(c, ev[i].events) != 0) {
+      int rc = conn_event(c, ev[i].events);
+      if (c->watcher) { /* even if the client is gone: the watch thread
+                         * finds out and unregisters it */
+        conn_to_watcher(w, c);
+        continue;
+      }
+      if (rc != 0) {
         conn_close(w, c);
         continue;
       }
@@ -274,6 +301,8 @@ static void adopt(int fd, int is_unix, worker *workers, int nworkers,
   c->last_active = mc_now();
   MC_COUNT(curr_connections, 1);
   MC_COUNT(total_connections, 1);
+  if (mc_watching(MC_WATCH_CONNEVENTS))
+    mc_watch_conn(fd, 1, 0);
   worker *w = &workers[*next];
   *next = (*next + 1) % nworkers;
   pthread_mutex_lock(&w->lock);

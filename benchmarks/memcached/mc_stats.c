@@ -5,6 +5,7 @@
 #include "mc_stats.h"
 #include "mc_conn.h"
 #include "mc_store.h"
+#include "mc_watch.h"
 
 #include <inttypes.h>
 #include <ptm.h>
@@ -29,7 +30,7 @@ static void emit_u(void (*emit)(const char *, const char *, void *), void *ctx,
 typedef void (*emit_fn)(const char *, const char *, void *);
 
 /* memcached's fields of parts ptm-memcached does not have (slab mover, LRU
- * maintainer and crawler, logger, response objects): always zero here. */
+ * maintainer and crawler, response objects): always zero here. */
 static const char *const absent_general[] = {"slab_reassign_rescues",
                                              "slab_reassign_chunk_rescues",
                                              "slab_reassign_evictions_nomem",
@@ -39,11 +40,6 @@ static const char *const absent_general[] = {"slab_reassign_rescues",
                                              "slab_reassign_running",
                                              "slabs_moved",
                                              "malloc_fails",
-                                             "log_worker_dropped",
-                                             "log_worker_written",
-                                             "log_watcher_skipped",
-                                             "log_watcher_sent",
-                                             "log_watchers",
                                              "unexpected_napi_ids",
                                              "round_robin_fallback",
                                              NULL};
@@ -119,6 +115,11 @@ static void general(emit_fn emit, void *ctx) {
   emit_u(emit, ctx, "hash_is_expanding", (uint64_t)s.hash_expanding);
   for (int i = 0; absent_general[i]; i++)
     emit_u(emit, ctx, absent_general[i], 0);
+  emit_u(emit, ctx, "log_worker_dropped", LOAD(log_worker_dropped));
+  emit_u(emit, ctx, "log_worker_written", LOAD(log_worker_written));
+  emit_u(emit, ctx, "log_watcher_skipped", LOAD(log_watcher_skipped));
+  emit_u(emit, ctx, "log_watcher_sent", LOAD(log_watcher_sent));
+  emit_u(emit, ctx, "log_watchers", mc_watch_count());
   emit_u(emit, ctx, "bytes", s.bytes);
   emit_u(emit, ctx, "curr_items", s.curr_items);
   emit_u(emit, ctx, "total_items", s.total_items);
@@ -203,6 +204,8 @@ static void settings(emit_fn emit, void *ctx) {
   emit("lru_crawler", yes_no(mc_config.lru_crawler), ctx);
   emit("flush_enabled", yes_no(mc_config.flush_enabled), ctx);
   emit("dump_enabled", yes_no(mc_config.dump_enabled), ctx);
+  emit_u(emit, ctx, "watcher_logbuf_size",
+         (uint64_t)mc_config.watcher_buf_kb << 10);
   emit_u(emit, ctx, "idle_timeout", (uint64_t)mc_config.idle_timeout);
   emit_u(emit, ctx, "read_buf_mem_limit", mc_config.read_buf_mem_limit << 20);
   emit_u(emit, ctx, "hashpower_init", (uint64_t)mc_config.hash_power_init);

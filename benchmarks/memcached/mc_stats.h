@@ -20,6 +20,10 @@ typedef struct mc_counters {
   _Atomic uint64_t idle_kicks, auth_cmds, auth_errors, cmd_meta, conn_yields;
   _Atomic uint64_t crawler_reclaimed, crawler_items_checked;
   _Atomic uint64_t store_too_large, store_no_memory;
+  /* watch (mc_watch.c): events passed on, events lost before reaching the
+   * watchers, lines queued to watchers, lines skipped (full buffer) */
+  _Atomic uint64_t log_worker_written, log_worker_dropped;
+  _Atomic uint64_t log_watcher_sent, log_watcher_skipped;
 } mc_counters;
 
 extern mc_counters mc_stat;
@@ -54,6 +58,7 @@ typedef struct mc_settings {
   int flush_enabled;           /* not -F */
   int dump_enabled;            /* not -X */
   int watch_enabled;           /* not -W */
+  int watcher_buf_kb;          /* -o watcher_logbuf_size, KiB per watcher */
   const char *auth_file;       /* -Y */
   int idle_timeout;            /* -o idle_timeout, seconds, 0: none */
   uint64_t read_buf_mem_limit; /* -o read_buf_mem_limit, MB, 0: none */

@@ -17,6 +17,7 @@
 #include "mc_store.h"
 #include "mc_layout.h"
 #include "mc_options.h"
+#include "mc_watch.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -272,9 +273,67 @@ static mc_item **lookup(mc_root *r, const char *key, size_t nkey, uint64_t hv,
   return lookup_why(r, key, nkey, hv, now).pp;
 }
 
+/* ---- Eviction notes (watch evictions, mc_watch.h) --------------------------
+ * An eviction happens inside a transaction, which may run again: the
+ * evicted items are noted in a private per-thread list (note_eviction is
+ * PTM_PURE: uninstrumented, and the key bytes it copies never change), the
+ * list is emptied when an attempt starts and published once the
+ * transaction committed. Nothing is noted while nobody watches evictions;
+ * the operations then skip the rest (one relaxed load, before the
+ * transaction). */
+
+#define EVICT_NOTES 16
+struct evict_note {
+  int64_t exptime, last_access, now;
+  uint64_t nbytes;
+  uint16_t nkey;
+  uint8_t fetched;
+  char key[MC_KEY_MAX];
+};
+static __thread struct evict_note t_notes[EVICT_NOTES];
+static __thread int t_nnotes;
+static __thread uint64_t t_notes_lost; /* beyond EVICT_NOTES */
+
+__attribute__((noinline)) PTM_PURE static void evict_notes_reset(void) {
+  t_nnotes = 0;
+  t_notes_lost = 0;
+}
+
+__attribute__((noinline)) PTM_PURE static void
+note_eviction(const char *key, uint16_t nkey, int fetched, int64_t exptime,
+              int64_t last_access, uint64_t nbytes, int64_t now) {
+  if (!mc_watching(MC_WATCH_EVICTIONS))
+    return;
+  if (t_nnotes == EVICT_NOTES) {
+    t_notes_lost++;
+    return;
+  }
+  struct evict_note *e = &t_notes[t_nnotes++];
+  e->exptime = exptime;
+  e->last_access = last_access;
+  e->now = now;
+  e->nbytes = nbytes;
+  e->nkey = nkey <= MC_KEY_MAX ? nkey : MC_KEY_MAX;
+  e->fetched = (uint8_t)(fetched != 0);
+  memcpy(e->key, key, e->nkey);
+}
+
+/* After the commit: the noted evictions go to the watchers. */
+static void evict_notes_publish(void) {
+  for (int i = 0; i < t_nnotes; i++) {
+    const struct evict_note *e = &t_notes[i];
+    mc_watch_eviction(e->key, e->nkey, e->fetched, e->exptime, e->last_access,
+                      e->nbytes, e->now);
+  }
+  if (t_notes_lost)
+    mc_watch_dropped(t_notes_lost);
+  t_nnotes = 0;
+  t_notes_lost = 0;
+}
+
 /* Counts T, about to be removed from the LRU tail: reclaimed if DEAD, else
- * evicted. */
-static void count_removal(mc_root *r, const mc_item *t, int dead) {
+ * evicted (and noted for watch evictions). */
+static void count_removal(mc_root *r, const mc_item *t, int dead, int64_t now) {
   mc_class *k = class_for(r, t);
   if (dead) {
     r->reclaimed++;
@@ -284,6 +343,8 @@ static void count_removal(mc_root *r, const mc_item *t, int dead) {
     k->evicted++;
     if (t->exptime != 0)
       k->evicted_nonzero++;
+    note_eviction(t->data, t->nkey, t->state & MC_ITEM_FETCHED, t->exptime,
+                  t->last_access, t->nbytes, now);
   }
 }
 
@@ -302,7 +363,7 @@ static int make_room(mc_root *r, uint64_t need, uint64_t credit,
     int dead = item_dead(r, t, now);
     if (!dead && !evict)
       return 0;
-    count_removal(r, t, dead);
+    count_removal(r, t, dead, now);
     remove_item(r, link_of(r, t));
     t = prev;
   }
@@ -318,7 +379,7 @@ static void reclaim_tail(mc_root *r, const mc_item *keep, int64_t now) {
   for (int i = 0; t && i < RECLAIM_SEARCH; i++) {
     mc_item *prev = t->lru_prev;
     if (t != keep && item_dead(r, t, now)) {
-      count_removal(r, t, 1);
+      count_removal(r, t, 1, now);
       remove_item(r, link_of(r, t));
     }
     t = prev;
@@ -332,7 +393,7 @@ static int evict_one(mc_root *r, const mc_item *keep, int evict, int64_t now) {
     t = t->lru_prev;
   if (!t || (!evict && !item_dead(r, t, now)))
     return 0;
-  count_removal(r, t, 0);
+  count_removal(r, t, 0, now);
   remove_item(r, link_of(r, t));
   return 1;
 }
@@ -437,11 +498,23 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
   return it->cas;
 }
 
-/* A result and a 64-bit figure: returned in registers. */
+/* A result and a 64-bit figure: returned in registers (16 bytes). */
 struct tx_result {
   uint64_t value;   /* cas (store), new value (arith) */
   mc_result result; /* MC_OK, ... */
+  uint32_t prior;   /* MC_PRIOR: what the store's lookup found */
 };
+
+/* MC_PRIOR of a lookup's result (inside the transaction). */
+static uint32_t prior_of(struct found f) {
+  if (f.pp) {
+    uint64_t n = (*f.pp)->nbytes;
+    return MC_PRIOR(MC_PRIOR_FOUND, n < (1u << 30) ? n : (1u << 30) - 1);
+  }
+  return f.why == MC_MISS_EXPIRED   ? MC_PRIOR_EXPIRED
+         : f.why == MC_MISS_FLUSHED ? MC_PRIOR_FLUSHED
+                                    : MC_PRIOR_ABSENT;
+}
 
 static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
                                  uint32_t flags, int64_t exptime,
@@ -451,6 +524,7 @@ static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
   struct found f = lookup_why(r, a->key, a->nkey, a->hv, a->now);
   mc_item **pp = f.pp;
   mc_item *old = pp ? *pp : NULL;
+  uint32_t prior = prior_of(f);
   if (f.why != MC_MISS_ABSENT) {
     r->reclaimed++; /* the store takes the place of a dead item */
     r->classes[f.cls].reclaimed++;
@@ -463,20 +537,20 @@ static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
         lru_remove(r, old);
         lru_push(r, old, a->now);
       }
-      return (struct tx_result){0, MC_NOT_STORED};
+      return (struct tx_result){0, MC_NOT_STORED, prior};
     }
     break;
   case MC_REPLACE:
   case MC_APPEND:
   case MC_PREPEND:
     if (!old)
-      return (struct tx_result){0, MC_NOT_STORED};
+      return (struct tx_result){0, MC_NOT_STORED, prior};
     break;
   case MC_CAS:
     if (!old)
-      return (struct tx_result){0, MC_NOT_FOUND};
+      return (struct tx_result){0, MC_NOT_FOUND, prior};
     if (old->cas != cas_in)
-      return (struct tx_result){0, MC_EXISTS};
+      return (struct tx_result){0, MC_EXISTS, prior};
     break;
   case MC_SET:
     break;
@@ -497,9 +571,9 @@ static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
     }
   }
   if (mc_item_size(a->nkey, nhead + ntail) > a->item_max)
-    return (struct tx_result){0, MC_TOO_LARGE};
+    return (struct tx_result){0, MC_TOO_LARGE, prior};
   uint64_t cas = put_item(a, flags, exptime, head, nhead, tail, ntail, old);
-  return (struct tx_result){cas, cas ? MC_OK : MC_NO_MEMORY};
+  return (struct tx_result){cas, cas ? MC_OK : MC_NO_MEMORY, prior};
 }
 
 /* A get's result: cas 0 means a miss (every stored item has a cas > 0). */
@@ -710,22 +784,31 @@ static struct op_args op_args_of(const char *key, size_t nkey, int *retry) {
 
 mc_result mc_store(mc_store_op op, const char *key, size_t nkey, uint32_t flags,
                    int64_t exptime, const char *data, size_t ndata,
-                   uint64_t cas_in, uint64_t *cas_out) {
+                   uint64_t cas_in, uint64_t *cas_out, uint32_t *prior) {
+  if (prior)
+    *prior = MC_PRIOR_ABSENT;
   if (mc_item_size(nkey, ndata) > g_item_max)
     return MC_TOO_LARGE;
   int retry;
   struct op_args a = op_args_of(key, nkey, &retry);
+  int watch = mc_watching(MC_WATCH_EVICTIONS) != 0;
   struct tx_result res;
   do {
     retry = 0;
     PTM_BEGIN();
+    if (watch)
+      evict_notes_reset();
     res = store_tx(&a, op, flags, exptime, data, ndata, cas_in);
     PTM_END();
+    if (watch)
+      evict_notes_publish();
   } while (retry);
   if (res.result == MC_OK)
     nudge_maintainer();
   if (cas_out)
     *cas_out = res.value;
+  if (prior)
+    *prior = res.prior;
   return res.result;
 }
 
@@ -774,12 +857,17 @@ mc_result mc_arith(const char *key, size_t nkey, int incr, uint64_t delta,
   char digits[24];
   struct arith_result res;
   const struct meta_arith_args none = {0, 0, 0, 0};
+  int watch = mc_watching(MC_WATCH_EVICTIONS) != 0;
   do {
     retry = 0;
     PTM_BEGIN();
+    if (watch)
+      evict_notes_reset();
     res = arith_tx(&a, incr, delta, create, initial, flags, exptime, digits,
                    &none);
     PTM_END();
+    if (watch)
+      evict_notes_publish();
   } while (retry);
   if (!res.cas)
     return (mc_result)res.value;
@@ -893,19 +981,26 @@ static struct tx_result meta_set_tx(const struct op_args *a, mc_store_op op,
 mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
                       uint32_t flags, int64_t exptime, const char *data,
                       size_t ndata, int have_cas, uint64_t cas_in,
-                      int invalidate, uint64_t *cas_out) {
+                      int invalidate, uint64_t *cas_out, uint32_t *prior) {
   int retry;
   struct op_args a = op_args_of(key, nkey, &retry);
+  int watch = mc_watching(MC_WATCH_EVICTIONS) != 0;
   struct tx_result res;
   do {
     retry = 0;
     PTM_BEGIN();
+    if (watch)
+      evict_notes_reset();
     res = meta_set_tx(&a, op, flags, exptime, data, ndata, have_cas, cas_in,
                       invalidate);
     PTM_END();
+    if (watch)
+      evict_notes_publish();
   } while (retry);
   if (res.result == MC_OK)
     *cas_out = res.value;
+  if (prior)
+    *prior = res.prior;
   return res.result;
 }
 
@@ -950,12 +1045,17 @@ mc_result mc_meta_arith(const char *key, size_t nkey, int incr, uint64_t delta,
   char digits[24];
   struct arith_result res;
   const struct meta_arith_args m = {have_cas, cas_in, touch, touch_exptime};
+  int watch = mc_watching(MC_WATCH_EVICTIONS) != 0;
   do {
     retry = 0;
     PTM_BEGIN();
+    if (watch)
+      evict_notes_reset();
     res = arith_tx(&a, incr, delta, create, initial, 0,
                    touch ? touch_exptime : create_exptime, digits, &m);
     PTM_END();
+    if (watch)
+      evict_notes_publish();
   } while (retry);
   if (!res.cas)
     return (mc_result)res.value;

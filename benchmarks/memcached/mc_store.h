@@ -116,12 +116,20 @@ int mc_item_size_ok(size_t nkey, uint64_t nbytes);
 /* The hash of a key (computed outside transactions). */
 uint64_t mc_hash(const char *key, size_t nkey);
 
+/* What a store's lookup of its key found before the store changed anything
+ * (watch's fetchers, mc_watch.h): MC_PRIOR_* in the low two bits (the order
+ * of memcached's item_get statuses), the found item's value length above. */
+enum { MC_PRIOR_ABSENT, MC_PRIOR_FOUND, MC_PRIOR_FLUSHED, MC_PRIOR_EXPIRED };
+#define MC_PRIOR_STATUS(p) ((p) & 3u)
+#define MC_PRIOR_NBYTES(p) ((uint64_t)(p) >> 2)
+#define MC_PRIOR(status, nbytes) ((uint32_t)(status) | (uint32_t)(nbytes) << 2)
+
 /* set/add/replace/append/prepend/cas. EXPTIME is absolute (unix seconds, 0:
  * never, <0: already expired); CAS_IN for MC_CAS; *CAS_OUT gets the new
- * item's cas. */
+ * item's cas; *PRIOR (if PRIOR is not NULL) what the key's lookup found. */
 mc_result mc_store(mc_store_op op, const char *key, size_t nkey, uint32_t flags,
                    int64_t exptime, const char *data, size_t ndata,
-                   uint64_t cas_in, uint64_t *cas_out);
+                   uint64_t cas_in, uint64_t *cas_out, uint32_t *prior);
 
 /* Why a get missed: no item, or an item that had expired or was flushed. */
 enum { MC_MISS_ABSENT, MC_MISS_EXPIRED, MC_MISS_FLUSHED };
@@ -132,6 +140,15 @@ enum { MC_MISS_ABSENT, MC_MISS_EXPIRED, MC_MISS_FLUSHED };
  * one of MC_MISS_*. */
 mc_result mc_get(const char *key, size_t nkey, int touch, int64_t exptime,
                  char *out, uint32_t *flags, size_t *ndata, uint64_t *cas);
+
+/* The MC_PRIOR of mc_get's result R, FLAGS and NDATA. */
+static inline uint32_t mc_get_prior(mc_result r, uint32_t flags, size_t ndata) {
+  if (r == MC_OK)
+    return MC_PRIOR(MC_PRIOR_FOUND, ndata);
+  return flags == MC_MISS_EXPIRED   ? MC_PRIOR_EXPIRED
+         : flags == MC_MISS_FLUSHED ? MC_PRIOR_FLUSHED
+                                    : MC_PRIOR_ABSENT;
+}
 
 mc_result mc_delete(const char *key, size_t nkey);
 mc_result mc_touch(const char *key, size_t nkey, int64_t exptime);
@@ -173,11 +190,12 @@ typedef struct mc_meta_item {
 /* mg: one transaction; the value (with want_value) is copied into OUT. */
 void mc_meta_get(const char *key, size_t nkey, const mc_meta_get_opts *o,
                  char *out, mc_meta_item *res);
-/* ms: OP, with HAVE_CAS a cas store of CAS_IN; INVALIDATE: I. */
+/* ms: OP, with HAVE_CAS a cas store of CAS_IN; INVALIDATE: I; *PRIOR as
+ * mc_store's. */
 mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
                       uint32_t flags, int64_t exptime, const char *data,
                       size_t ndata, int have_cas, uint64_t cas_in,
-                      int invalidate, uint64_t *cas_out);
+                      int invalidate, uint64_t *cas_out, uint32_t *prior);
 /* md: delete, or mark stale with INVALIDATE (and a new TTL with TOUCH). */
 mc_result mc_meta_delete(const char *key, size_t nkey, int have_cas,
                          uint64_t cas_in, int invalidate, int touch,

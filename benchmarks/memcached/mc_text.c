@@ -9,6 +9,7 @@
 #include "mc_conn.h"
 #include "mc_stats.h"
 #include "mc_store.h"
+#include "mc_watch.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -139,6 +140,8 @@ static void cmd_retrieve(mc_conn *c, token *tok, int ntok, int with_cas,
     uint64_t cas;
     mc_result r = mc_get(tok[i].s, tok[i].n, touch, exptime, c->scratch, &flags,
                          &n, &cas);
+    if (mc_watching(MC_WATCH_FETCHERS))
+      mc_watch_fetch(c->fd, tok[i].s, tok[i].n, mc_get_prior(r, flags, n));
     if (touch)
       MC_COUNT(cmd_touch, 1);
     MC_COUNT(cmd_get, 1);
@@ -185,9 +188,12 @@ static void finish_update(mc_conn *c, mc_store_op op, const token *key,
                           uint32_t flags, int64_t exptime, uint64_t cas_in,
                           const char *data, size_t n) {
   uint64_t cas_out;
+  uint32_t prior;
   MC_COUNT(cmd_set, 1);
-  mc_result r =
-      mc_store(op, key->s, key->n, flags, exptime, data, n, cas_in, &cas_out);
+  mc_result r = mc_store(op, key->s, key->n, flags, exptime, data, n, cas_in,
+                         &cas_out, &prior);
+  if (mc_watching(MC_WATCH_FETCHERS | MC_WATCH_MUTATIONS))
+    mc_watch_store(c->fd, key->s, key->n, op, r, exptime, n, prior);
   switch (r) {
   case MC_OK:
     if (op == MC_CAS)
@@ -334,6 +340,7 @@ static void cmd_shutdown(mc_conn *c, token *tok, int ntok) {
     return;
   }
   c->closing = 1;
+  c->close_reason = MC_CLOSE_SHUTDOWN;
   mc_server_shutdown(ntok == 2);
 }
 
@@ -487,8 +494,11 @@ static int64_t dispatch(mc_conn *c, char *line, size_t n, const char *value,
     cmd_stats(c, tok, ntok);
   else if (is(&tok[0], "version")) /* memcached ignores arguments here */
     mc_out_str(c, "VERSION " MC_VERSION "\r\n");
-  else if (is(&tok[0], "quit"))
+  else if (is(&tok[0], "quit")) {
     c->closing = 1;
+    c->close_reason = MC_CLOSE_NORMAL;
+  } else if (is(&tok[0], "watch"))
+    mc_watch_command(c, tok, ntok);
   else if ((ntok == 2 || ntok == 3) && is(&tok[0], "verbosity"))
     cmd_verbosity(c, tok);
   else if (is(&tok[0], "shutdown"))
@@ -545,7 +555,7 @@ static int64_t authenticate(mc_conn *c, char *line, size_t n, const char *value,
 
 void mc_text_process(mc_conn *c) {
   int served = 0;
-  while (!c->closing && c->out.len < MC_OUT_HIGH_WATER) {
+  while (!c->closing && !c->watcher && c->out.len < MC_OUT_HIGH_WATER) {
     if (served == mc_config.reqs_per_event) {
       /* -R: let the worker's other connections in (the caller comes back
        * for the rest) */

@@ -2,12 +2,13 @@
 """Protocol tests of ptm-memcached over raw sockets: every text command,
 noreply, multi-get, cas, expiry, flush_all, LRU eviction under a small -m,
 malformed input, the binary protocol, bad arguments, a clean restart on the
-same pool.
+same pool, watch (log streams).
 
     test_protocol.py SERVER [--pool-dir DIR]
 """
 import argparse
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -640,6 +641,163 @@ def test_quit(server):
     check(c.closed(), "quit closes the connection")
 
 
+
+class Watcher:
+    """A connection turned into a log stream by `watch STREAMS`: its lines
+    end with a newline alone (memcached's), after the OK."""
+
+    def __init__(self, port, streams, rcvbuf=None):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf:  # before connecting: a small window, a stream that jams
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.connect(("127.0.0.1", port))
+        self.sock.settimeout(10)
+        self.buf = b""
+        self.sock.sendall(f"watch {streams}".strip().encode() + b"\r\n")
+        self.reply = self.line().rstrip("\r").encode()
+
+    def line(self, timeout=10):
+        self.sock.settimeout(timeout)
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("watcher closed by the server")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode()
+
+    def until(self, pattern, what, timeout=10):
+        """The first line matching PATTERN (a regular expression)."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            line = self.line(max(0.1, deadline - time.time()))
+            if re.search(pattern, line):
+                return line
+        raise AssertionError(f"no {what} line")
+
+
+def conn_fd(c):
+    """The server's socket number of client C (stats conns lists it last:
+    the requesting connection is the newest one on its worker)."""
+    c.send(b"stats conns\r\n")
+    fds = []
+    while True:
+        line = c.line()
+        if line == b"END":
+            break
+        m = re.match(rb"STAT (\d+):state conn_parse_cmd", line)
+        if m:
+            fds.append(int(m.group(1)))
+    return fds[0]
+
+
+def wait_stat(c, name, want, what):
+    deadline = time.time() + 10
+    while c.stats()[name] != want and time.time() < deadline:
+        time.sleep(0.05)
+    eq(c.stats()[name], want, what)
+
+
+def test_watch(exe):
+    """watch: a watcher sees a set and a get as item_store and item_get
+    lines, evictions and connections; a watcher whose buffer is full skips
+    lines (counted, then announced by skipped=N) without holding up the
+    server; -W refuses the command."""
+    ts = r"^ts=\d+\.\d{6} gid=\d+ "
+    s = Server(exe, "-m", "1", "-I", "64k")
+    try:
+        c = s.connect()
+        cfd = conn_fd(c)
+        w = Watcher(s.port, "fetchers mutations")
+        eq(w.reply, b"OK", "watch fetchers mutations")
+        eq(c.set("wk", "abc"), b"STORED", "set while watched")
+        eq(c.get("wk"), (0, b"abc"), "get while watched")
+        check(re.match(ts + r"type=item_get key=wk status=not_found clsid=0 "
+                       rf"cfd={cfd} size=0$", w.line()),
+              "the set's lookup: an item_get, not found")
+        check(re.match(ts + r"type=item_store key=wk status=stored cmd=set "
+                       rf"ttl=0 clsid=\d+ cfd={cfd} size=3$", w.line()),
+              "the set: an item_store")
+        check(re.match(ts + r"type=item_get key=wk status=found clsid=\d+ "
+                       rf"cfd={cfd} size=3$", w.line()),
+              "the get: an item_get, found")
+        c.set("n,k", "v", op="add")
+        check(re.search(r" key=n%2Ck status=not_found", w.line()),
+              "keys are URI-encoded")
+        eq(int(c.stats()["log_watchers"]), 1, "log_watchers")
+        w.sock.close()
+        wait_stat(c, "log_watchers", "0", "a closed watcher is gone")
+
+        e = Watcher(s.port, "evictions connevents")
+        eq(e.reply, b"OK", "watch evictions connevents")
+        c2 = s.connect()
+        line = e.until(r"type=conn_new", "conn_new")
+        check(re.match(ts + r"type=conn_new rip=127\.0\.0\.1 rport=\d+ "
+                       r"transport=tcp cfd=\d+$", line), "conn_new line")
+        c2.send(b"quit\r\n")
+        check(re.search(r"type=conn_close .* reason=normal",
+                        e.until(r"type=conn_close", "conn_close")),
+              "quit: conn_close reason=normal")
+        value = b"e" * 1000
+        c.send(b"".join(b"set ev%d 0 0 %d noreply\r\n%s\r\n" %
+                        (i, len(value), value) for i in range(2000)))
+        eq(c.cmd("version\r\n")[:8], b"VERSION ", "eviction load done")
+        check(re.match(ts + r"type=eviction key=ev\d+ fetch=no ttl=-1 la=\d+ "
+                       r"clsid=\d+ size=1000$",
+                       e.until(r"type=eviction key=ev", "eviction")),
+              "an eviction line")
+        e.sock.close()
+
+        eq(Watcher(s.port, "bogus").reply, b"ERROR", "unknown stream")
+        eq(Watcher(s.port, "proxyreqs").reply, b"ERROR", "no proxy streams")
+    finally:
+        s.stop()
+
+    # a tiny buffer (1 KB) and a watcher that does not read: lines skipped
+    s = Server(exe, "-o", "watcher_logbuf_size=1")
+    try:
+        c = s.connect()
+        w = Watcher(s.port, "fetchers", rcvbuf=4096)
+        eq(w.reply, b"OK", "watch with a 1 KB buffer")
+        pad = "x" * 200
+        for batch in range(50):
+            c.send("".join(f"get skip{i}{pad}\r\n"
+                           for i in range(2000)).encode())
+            replies = [c.line() for _ in range(2000)]
+            check(all(r == b"END" for r in replies),
+                  "gets served while the watcher jams")
+            if int(c.stats()["log_watcher_skipped"]) > 0:
+                break
+        st = c.stats()
+        check(int(st["log_watcher_skipped"]) > 0, "log_watcher_skipped")
+        check(int(st["log_watcher_sent"]) > 0, "log_watcher_sent")
+        # read what is queued, making a new line now and then: once there
+        # is room, the next line is announced by the skipped count
+        deadline = time.time() + 30
+        notice = None
+        while notice is None and time.time() < deadline:
+            try:
+                line = w.line(timeout=0.3)
+            except socket.timeout:
+                c.get("after")
+                continue
+            if line.startswith("skipped="):
+                notice = line
+        check(notice is not None and re.match(r"^skipped=\d+$", notice),
+              f"a skipped=N line ({notice})")
+        check(re.match(ts + r"type=item_get ", w.line()),
+              "a log line follows the notice")
+    finally:
+        s.stop()
+
+    s = Server(exe, "-W")
+    try:
+        eq(Watcher(s.port, "mutations").reply,
+           b"CLIENT_ERROR watch commands not allowed", "-W refuses watch")
+    finally:
+        s.stop()
+
+
 def class_table(chunk_min=48, factor=1.25):
     """memcached's slab class chunk sizes (index 1..): 48 + -n bytes, then
     times -f, 8-byte aligned, up to 512 KiB."""
@@ -1266,6 +1424,8 @@ def main():
         test_unix_socket_udp_auth(exe, d)
         print("test_reclaim_and_yields", flush=True)
         test_reclaim_and_yields(exe)
+        print("test_watch", flush=True)
+        test_watch(exe)
     return verdict("all protocol checks passed")
 
 
