@@ -77,11 +77,12 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
                       });
   }
 
-  // With last-allocation tracking, an access to the attempt's newest block
-  // is left to the slow paths: a fast read returns what a plain load would
-  // (the block is never logged, no other transaction writes it), at the cost
-  // of a read-set entry; a write finds no redo entry for it (RedoCore's
-  // write_slow stores it in place). Every other access saves the test.
+  // With last-allocation tracking, an access to a block the attempt
+  // allocated is left to the slow paths: a fast read returns what a plain
+  // load would (the block is never logged, no other transaction writes it),
+  // at the cost of a read-set entry; a write finds no redo entry for it
+  // (RedoCore's write_slow stores it in place). Every other access saves the
+  // test.
   static constexpr bool kLastAllocLate = true;
 
   // Fast path: one granule that this transaction has not written (the redo
@@ -100,7 +101,7 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   // (read-after-write: the log alone when it has every byte)
   template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     T value;
-    if (Core::kLastAllocTracking && in_last_alloc(tx, addr, sizeof value)) {
+    if (Core::kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value)) {
       memcpy(&value, addr, sizeof value);
       return value;
     }

@@ -56,7 +56,8 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   static bool commit(TxThread &tx) {
     apply_frees(tx);
     flush_allocs(tx);
-    if (pool::tls_slot.count == 0 && tx.allocs.size == 0) {
+    if (!PersistentRedoLog::has_entries(pool::tls_slot) &&
+        tx.allocs.size == 0) {
       // Nothing logged, nothing allocated: no record, no commit order.
       Lazy::discard();
       global_lock.unlock();
@@ -84,7 +85,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     auto a = reinterpret_cast<uintptr_t>(addr);
     const pool::SlotHandle &s = pool::tls_slot;
     if (__builtin_expect(
-            s.count == 0 ||
+            !PersistentRedoLog::has_entries(s) ||
                 (in_one_granule(a, sizeof(T)) &&
                  !PersistentRedoLog::may_contain_word<kCoarse>(s, a)),
             1)) {
@@ -97,7 +98,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   // (read-after-write: the log alone when it has every byte)
   template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     T value;
-    if (kLastAllocTracking && in_last_alloc(tx, addr, sizeof value)) {
+    if (kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value)) {
       memcpy(&value, addr, sizeof value);
       return value;
     }
@@ -123,7 +124,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   }
   template <class T>
   PTM_OUTLINE static void write_slow(TxThread &tx, T *addr, T value) {
-    if (kLastAllocTracking && in_last_alloc(tx, addr, sizeof value))
+    if (kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value))
       return (void)memcpy(addr, &value, sizeof value);
     write_bytes(tx, addr, &value, sizeof value);
   }
@@ -132,9 +133,10 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     pool::SlotHandle &s = pool::tls_slot;
     if constexpr (kCoarse) {
       // A chunk entry alone when it has the bytes.
-      if (s.count == 0 || !PersistentRedoLog::overlay<true>(s, priv, tm, n)) {
+      bool logged = PersistentRedoLog::has_entries(s);
+      if (!logged || !PersistentRedoLog::overlay<true>(s, priv, tm, n)) {
         memcpy(priv, tm, n);
-        if (s.count != 0)
+        if (logged)
           PersistentRedoLog::overlay<true>(s, priv, tm, n);
       }
     } else {

@@ -173,7 +173,7 @@ using PersistentEager = PersistentEagerT<false>;
 // STAGE: the records are built in the thread's stage (log_stage.h).
 template <class Self, bool Coarse, bool Ring = false, bool Stage = false>
 struct SlotRedoLogT {
-  bool empty() const { return pool::tls_slot.count == 0; }
+  bool empty() const { return !PersistentRedoLog::has_entries(pool::tls_slot); }
   size_t size() const { return tls_log_index.nkeys; }
   uintptr_t granule(size_t i) const { return tls_log_index.keys[i].key; }
 
@@ -309,8 +309,8 @@ struct PersistentLazyT {
           pool::tls_slot, order, sealed, stack.lo, stack.hi);
     } else if constexpr (Deferred) {
       pool::SlotHandle &s = pool::tls_slot;
-      if (s.count == 0)
-        return PersistentRedoLog::commit(s, order, sealed); // counts the stats
+      if (s.count == 0) // (counts the stats, writes back entries outside)
+        return PersistentRedoLog::commit(s, order, sealed, stack.lo, stack.hi);
       uint64_t summary = tls_log_index.summary;
       DeferredOrder::announce(s.index, order, summary);
       PersistentRedoLog::commit_deferred(s, order, sealed, stack.lo, stack.hi);

@@ -180,7 +180,7 @@ struct RedoCore : Logging<Self> {
   template <class T>
   PTM_OUTLINE static void write_slow(TxThread &tx, T *addr, T value) {
     if constexpr (Self::kLastAllocTracking && Self::kLastAllocLate)
-      if (in_last_alloc(tx, addr, sizeof value))
+      if (in_tx_alloc(tx, addr, sizeof value))
         return (void)memcpy(addr, &value, sizeof value);
     if (serial())
       return Log::serial_write(tx, addr, value);

@@ -48,11 +48,11 @@ template <class P> struct Barriers {
     barrier<E>(tx);
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->reads);
-    // (kLastAllocLate: the policy tests the last allocation on its slow
-    // paths, where its fast paths cannot tell the block from other memory)
+    // (kLastAllocLate: the policy tests its allocations on its slow paths,
+    // where its fast paths cannot tell the blocks from other memory)
     if constexpr (P::kLastAllocTracking && !P::kReadsInPlace &&
                   !P::kLastAllocLate)
-      if (in_last_alloc(tx, addr, sizeof(T))) {
+      if (in_tx_alloc(tx, addr, sizeof(T))) {
         T value;
         memcpy(&value, addr, sizeof value);
         return value;
@@ -66,7 +66,7 @@ template <class P> struct Barriers {
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->writes);
     if constexpr (P::kLastAllocTracking && !P::kLastAllocLate)
-      if (in_last_alloc(tx, addr, sizeof(T)))
+      if (in_tx_alloc(tx, addr, sizeof(T)))
         return (void)memcpy(addr, &val, sizeof val);
     P::template write<T>(tx, static_cast<T *>(addr), val);
   }
@@ -77,7 +77,7 @@ template <class P> struct Barriers {
     if constexpr (P::kCountAccesses)
       stat_add(tx.stats->reads);
     if constexpr (P::kLastAllocTracking)
-      if (in_last_alloc(tx, addr, n))
+      if (in_tx_alloc(tx, addr, n))
         return (void)memcpy(dst, addr, n);
     if constexpr (P::kReadsInPlace)
       P::read_bytes(tx, dst, addr, n);
@@ -102,23 +102,23 @@ template <class P> struct Barriers {
   }
 
   // Every multi-byte write of the glue (write_n, mem*, libc). With
-  // last-allocation tracking, the bytes inside the attempt's last allocation
+  // last-allocation tracking, the bytes inside blocks the attempt allocated
   // are stored in place and only the rest goes through the policy: reads
-  // there are plain (read, read_n), so no byte of it may sit in a redo log.
+  // there are plain (read, read_n), so no byte of them may sit in a redo log.
   static void store_bytes(TxThread &tx, void *dst, const void *src, size_t n) {
     if constexpr (P::kLastAllocTracking) {
       auto lo = reinterpret_cast<uintptr_t>(dst);
       uintptr_t hi = lo + n;
-      uintptr_t alo = tx.last_alloc, ahi = alo + tx.last_alloc_size;
-      if (tx.last_alloc_size != 0 && lo < ahi && alo < hi) {
-        uintptr_t ilo = lo > alo ? lo : alo, ihi = hi < ahi ? hi : ahi;
+      MemRange b;
+      if (tx.captured.first_overlap(lo, hi, b)) {
+        uintptr_t ilo = lo > b.lo ? lo : b.lo, ihi = hi < b.hi ? hi : b.hi;
         auto *s = static_cast<const char *>(src);
-        if (lo < ilo)
+        if (lo < ilo) // (no captured block there: B is the first)
           P::write_bytes(tx, dst, s, ilo - lo);
         memmove(reinterpret_cast<void *>(ilo), s + (ilo - lo), ihi - ilo);
         if (ihi < hi)
-          P::write_bytes(tx, reinterpret_cast<void *>(ihi), s + (ihi - lo),
-                         hi - ihi);
+          store_bytes(tx, reinterpret_cast<void *>(ihi), s + (ihi - lo),
+                      hi - ihi);
         return;
       }
     }

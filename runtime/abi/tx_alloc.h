@@ -26,6 +26,7 @@ void *tx_allocate(TxThread &tx, size_t size, size_t align) {
     tx.allocs.push_back(AllocRecord{ptr, &Heap::release});
     tx.last_alloc = reinterpret_cast<uintptr_t>(ptr);
     tx.last_alloc_size = size;
+    tx.captured.add(reinterpret_cast<uintptr_t>(ptr), size);
     stat_add(tx.stats->allocs);
     P::on_event(tx, Event::AllocRecorded, reinterpret_cast<uintptr_t>(ptr));
   }
@@ -55,6 +56,7 @@ template <class P> void rollback_allocations(TxThread &tx) {
   tx.allocs.clear();
   tx.frees.clear();
   tx.last_alloc_size = 0;
+  tx.captured.clear();
 }
 
 // Commit: the deferred frees take effect; the allocations stay.
@@ -67,6 +69,7 @@ template <class P> void commit_allocations(TxThread &tx) {
   tx.frees.clear();
   tx.allocs.clear();
   tx.last_alloc_size = 0;
+  tx.captured.clear();
 }
 
 } // namespace ptm

@@ -59,6 +59,7 @@ template <class P> struct TxBoundary {
     ++tx.attempts_started;
     tx.kept.clear();
     tx.last_alloc_size = 0;
+    tx.captured.clear();
     P::on_event(tx, Event::Begin, 0);
     if (irrevocable)
       P::begin_irrevocable(tx);

@@ -30,10 +30,12 @@
 //                    transaction's view): libc reads and memcpy sources can
 //                    be read directly
 //   kCountAccesses   count reads/writes in ptm_stats (one add per barrier)
-//   kLastAllocTracking  accesses that fall inside the attempt's most recent
-//                    allocation (tx.last_alloc) are plain loads and stores:
-//                    the policy must make the block durable at commit (paper
-//                    IV-A; the gp_/ip_ libraries)
+//   kLastAllocTracking  accesses that fall inside a block the attempt
+//                    allocated (tx.last_alloc, tx.captured:
+//                    captured_blocks.h) are plain loads and stores: the
+//                    policy must make the blocks durable at commit (paper
+//                    IV-A, generalised to every allocation; the gp_/ip_
+//                    libraries)
 //   on_event         hook told about every ABI call (events.h)
 //   inject_abort     asked at every barrier: true aborts the attempt there
 //
@@ -92,9 +94,9 @@ struct PolicyBase {
   static constexpr bool kReadsInPlace = false;
   static constexpr bool kCountAccesses = PTM_COUNT_ACCESSES;
   static constexpr bool kLastAllocTracking = false;
-  // With last-allocation tracking: P::read and P::write test in_last_alloc
+  // With last-allocation tracking: P::read and P::write test in_tx_alloc
   // (tx_thread.h) on their slow paths, their fast paths doing right by the
-  // block anyway (it is never logged: a fast read returns memory's bytes, a
+  // blocks anyway (it is never logged: a fast read returns memory's bytes, a
   // fast write finds no log entry and takes the slow path), so the glue need
   // not test it first on every access.
   static constexpr bool kLastAllocLate = false;

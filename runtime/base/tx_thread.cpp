@@ -39,6 +39,7 @@ static void on_thread_exit(void *arg) {
   tx->undo.release();
   tx->allocs.release();
   tx->frees.release();
+  tx->captured.release();
 }
 
 static void create_exit_key() {

@@ -13,6 +13,7 @@
 #define PTM_RUNTIME_TX_THREAD_H
 
 #include "ptm.h"
+#include "runtime/base/captured_blocks.h"
 #include "runtime/base/grow_buffer.h"
 #include "runtime/base/undo_log.h"
 
@@ -55,6 +56,7 @@ struct TxThread {
   size_t last_alloc_size = 0;     // ... and its size (0: none); last-allocation
                                   // tracking (P::kLastAllocTracking) accesses
                                   // it without barriers
+  CapturedBlocks captured;        // every allocation of the attempt, ditto
   GrowBuffer<MemRange> kept;      // exception objects thrown by the attempt: an
                                   // undo rollback leaves them as written
   ptm_stats_t *stats = &unattached_stats; // this thread's registry record
@@ -73,6 +75,15 @@ __attribute__((always_inline)) inline bool
 in_last_alloc(const TxThread &tx, const void *addr, size_t n) {
   uintptr_t off = reinterpret_cast<uintptr_t>(addr) - tx.last_alloc;
   return off < tx.last_alloc_size && n <= tx.last_alloc_size - off;
+}
+
+// [addr, addr + n) lies in a block the attempt allocated (captured_blocks.h):
+// its newest inline, the others by a search when the bounds of them all
+// hold the access.
+__attribute__((always_inline)) inline bool
+in_tx_alloc(const TxThread &tx, const void *addr, size_t n) {
+  return in_last_alloc(tx, addr, n) ||
+         tx.captured.contains(reinterpret_cast<uintptr_t>(addr), n);
 }
 
 } // namespace ptm

@@ -42,6 +42,7 @@
 #include "runtime/base/tx_thread.h"
 #include "runtime/persist/log_ring.h"
 #include "runtime/persist/log_stage.h"
+#include "runtime/persist/outside_entries.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/persistent_undo_log.h"
 #include "runtime/persist/slot_log_index.h"
@@ -66,7 +67,8 @@ struct PersistentRedoLog {
     ++s.gen;
     s.count = 0;
     s.logged = 0;
-    tls_log_index.reset(s.capacity);
+    tls_outside.count = 0;
+    tls_log_index.reset(2 * s.capacity);
   }
 
   // Log ring (log_ring.h): the same, but the record opens at its first
@@ -78,12 +80,29 @@ struct PersistentRedoLog {
     if constexpr (Stage)
       if (__builtin_expect(s.stage == nullptr, 0))
         LogStage::attach(s);
-    if (s.capacity == 0) // (no record opened since the last reset)
+    // (no record opened and no entry outside the pool since the last reset)
+    if (s.capacity == 0 && tls_outside.count == 0)
       return;
     s.count = 0;
     s.logged = 0;
     s.capacity = 0;
-    tls_log_index.reset(s.slot_capacity);
+    tls_outside.count = 0;
+    tls_log_index.reset(2 * s.slot_capacity);
+  }
+
+  // The running attempt has entries (in its record or outside the pool).
+  __attribute__((always_inline)) static bool
+  has_entries(const pool::SlotHandle &s) {
+    return (s.count | tls_outside.count) != 0;
+  }
+
+  // The entry of record R of the slot log index: in the record, or outside
+  // it (outside_entries.h).
+  __attribute__((always_inline)) static pool::LogEntry &
+  entry_at(const pool::SlotHandle &s, int64_t r) {
+    if (__builtin_expect(uint64_t(r) & OutsideEntries::kOutsideRecord, 0))
+      return tls_outside.at(uint64_t(r));
+    return s.entries[r];
   }
 
   static void discard(pool::SlotHandle &s) {
@@ -184,7 +203,7 @@ struct PersistentRedoLog {
     int64_t r = tls_log_index.find(key);
     if (r < 0)
       return false;
-    pool::LogEntry &e = s.entries[r];
+    pool::LogEntry &e = entry_at(s, r);
     unsigned off = unsigned(a - key);
     if (chunk) {
       memcpy(pool::chunk_bytes(e) + off, &value, sizeof(T));
@@ -205,7 +224,7 @@ struct PersistentRedoLog {
     int64_t r = tls_log_index.find(key);
     if (r < 0)
       return false;
-    const pool::LogEntry &e = s.entries[r];
+    const pool::LogEntry &e = entry_at(s, r);
     unsigned off = unsigned(a - key);
     if (chunk) {
       memcpy(&value, pool::chunk_bytes(e) + off, sizeof(T));
@@ -223,7 +242,7 @@ struct PersistentRedoLog {
   static void read(const pool::SlotHandle &s, void *dst, const void *addr,
                    size_t n) {
     memcpy(dst, addr, n);
-    if (s.count != 0)
+    if (has_entries(s))
       overlay(s, dst, addr, n);
   }
 
@@ -232,15 +251,15 @@ struct PersistentRedoLog {
   template <bool Coarse>
   __attribute__((always_inline)) static bool
   may_contain_word(const pool::SlotHandle &s, uintptr_t a) {
-    return s.count != 0 && (tls_log_index.summary &
-                            SlotLogIndex::summary_bit(key_of<Coarse>(a)));
+    return has_entries(s) && (tls_log_index.summary &
+                              SlotLogIndex::summary_bit(key_of<Coarse>(a)));
   }
 
   // False if no byte of [addr, addr + n) can be in the log (a quick test).
   template <bool Coarse = false>
   __attribute__((always_inline)) static bool
   may_contain(const pool::SlotHandle &s, uintptr_t addr, size_t n) {
-    if (s.count == 0)
+    if (!has_entries(s))
       return false;
     uint64_t bits = 0;
     for (uintptr_t p = addr; p < addr + n;) { // key by key
@@ -279,7 +298,7 @@ struct PersistentRedoLog {
       }
       uint8_t want = word_mask(word, lo, hi);
       int64_t r = tls_log_index.find(word);
-      const pool::LogEntry *e = r >= 0 ? &s.entries[r] : nullptr;
+      const pool::LogEntry *e = r >= 0 ? &entry_at(s, r) : nullptr;
       if (!e) {
         all = false;
         continue;
@@ -306,6 +325,8 @@ struct PersistentRedoLog {
   static void commit(pool::SlotHandle &s, uint64_t order, bool sealed,
                      uintptr_t skip_lo = 0, uintptr_t skip_hi = 0,
                      uintptr_t delta = 0) {
+    if (delta == 0)
+      write_back_outside(skip_lo, skip_hi);
     if (!publish(s, order, sealed))
       return;
     write_back(s, skip_lo, skip_hi,
@@ -366,6 +387,7 @@ struct PersistentRedoLog {
   static bool write_back_only(pool::SlotHandle &s, uintptr_t skip_lo,
                               uintptr_t skip_hi) {
     stat_add(this_thread().stats->log_entries, s.logged);
+    write_back_outside(skip_lo, skip_hi);
     if (s.count == 0)
       return false;
     write_back(s, skip_lo, skip_hi, WriteBack::InPlace);
@@ -383,6 +405,7 @@ struct PersistentRedoLog {
   template <bool SkipRewritten = false>
   static bool commit_ring(pool::SlotHandle &s, uint64_t order, bool sealed,
                           uintptr_t skip_lo, uintptr_t skip_hi) {
+    write_back_outside(skip_lo, skip_hi);
     if (!publish<true, SkipRewritten>(s, order, sealed))
       return false;
     write_back(s, skip_lo, skip_hi, WriteBack::InPlace);
@@ -406,6 +429,7 @@ struct PersistentRedoLog {
   // finish). The caller releases its locks, then calls finish_deferred.
   static bool commit_deferred(pool::SlotHandle &s, uint64_t order, bool sealed,
                               uintptr_t skip_lo, uintptr_t skip_hi) {
+    write_back_outside(skip_lo, skip_hi);
     if (!publish(s, order, sealed))
       return false;
     write_back(s, skip_lo, skip_hi, WriteBack::InPlace);
@@ -564,24 +588,38 @@ private:
         continue;
       }
       auto *word = reinterpret_cast<unsigned char *>(e.addr + delta);
-      uint8_t mask = uint8_t(e.meta);
-      if (mask == 0xff && how == WriteBack::StreamLines) {
+      if (uint8_t(e.meta) == 0xff && how == WriteBack::StreamLines) {
         persist::stream_span(word, &e.data, 8);
         streamed(word);
         continue;
       }
-      if (mask == 0xff) {
-        memcpy(word, &e.data, 8);
-      } else {
-        unsigned char data[8];
-        memcpy(data, &e.data, 8);
-        for (unsigned b = 0; b < 8; ++b)
-          if (mask & (1u << b))
-            word[b] = data[b];
-      }
+      store_word(word, e);
       if (how != WriteBack::InPlace &&
           persist::is_pool_data(reinterpret_cast<void *>(e.addr), 8))
         persist::clwb(word); // (at DELTA from the pool data at e.addr)
+    }
+  }
+
+  // The logged bytes of word entry E, stored at WORD.
+  static void store_word(unsigned char *word, const pool::LogEntry &e) {
+    uint8_t mask = uint8_t(e.meta);
+    if (mask == 0xff)
+      return (void)memcpy(word, &e.data, 8);
+    unsigned char data[8];
+    memcpy(data, &e.data, 8);
+    for (unsigned b = 0; b < 8; ++b)
+      if (mask & (1u << b))
+        word[b] = data[b];
+  }
+
+  // Under the commit's locks: the entries outside the pool written back in
+  // place (stores, nothing flushed), but for those in [skip_lo, skip_hi).
+  static void write_back_outside(uintptr_t skip_lo, uintptr_t skip_hi) {
+    const OutsideEntries &o = tls_outside;
+    for (uint64_t i = 0; i < o.count; ++i) {
+      const pool::LogEntry &e = o.entries[i];
+      if (e.addr < skip_lo || e.addr >= skip_hi)
+        store_word(reinterpret_cast<unsigned char *>(e.addr), e);
     }
   }
 
@@ -596,12 +634,28 @@ private:
   static pool::LogEntry &entry_for(pool::SlotHandle &s, uint64_t word) {
     int64_t r = tls_log_index.find(word);
     if (r >= 0)
-      return s.entries[r];
+      return entry_at(s, r);
+    if (!persist::is_pool_data(reinterpret_cast<const void *>(word), 8))
+      return new_outside_entry(s, word);
     if (__builtin_expect(s.count == s.capacity, 0))
       slot_log_full(s, 1);
     tls_log_index.insert(word, s.count);
     ++s.logged;
     pool::LogEntry &e = s.entries[s.count++];
+    e.addr = word;
+    e.meta = pool::entry_meta(0, s.gen);
+    e.data = 0;
+    return e;
+  }
+
+  // A new entry for WORD, outside the pool's data (outside_entries.h).
+  static pool::LogEntry &new_outside_entry(pool::SlotHandle &s, uint64_t word) {
+    if (__builtin_expect(tls_outside.count == s.slot_capacity, 0))
+      slot_log_overflow(s);
+    uint64_t r = tls_outside.add();
+    tls_log_index.insert(word, r);
+    ++s.logged;
+    pool::LogEntry &e = tls_outside.at(r);
     e.addr = word;
     e.meta = pool::entry_meta(0, s.gen);
     e.data = 0;

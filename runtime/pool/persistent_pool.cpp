@@ -33,6 +33,7 @@
 namespace ptm {
 
 __thread SlotLogIndex tls_log_index;
+__thread OutsideEntries tls_outside;
 uintptr_t chunk_lo, chunk_hi;
 
 namespace pool {
@@ -64,6 +65,7 @@ void release_slot_at_exit(void *) {
   release_presence(s.presence);
   s.presence = 0;
   tls_log_index.release();
+  tls_outside.release();
 }
 
 void create_slot_key() {

@@ -1,0 +1,99 @@
+//===- captured_blocks.h - the blocks the attempt allocated -----*- C++ -*-===//
+//
+// Captured memory (the paper's last-allocation tracking, IV-A, generalised
+// to every allocation of the attempt): a block the running attempt
+// allocated is unreachable by any other transaction until the attempt
+// commits (the pointer that publishes it is itself a transactional write),
+// and an abort frees it. So its accesses need neither a log entry nor a
+// lock or an orec: they are plain loads and stores, and a persistent
+// library makes the block durable once at commit (flush_allocs, or the log
+// ring's record). TxThread::last_alloc keeps the newest block for the
+// barriers' inline test; CapturedBlocks lists them all, sorted by address
+// and disjoint, for the test the barriers make off their fast paths (and
+// inline only while the attempt has more than one), a binary search.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_CAPTURED_BLOCKS_H
+#define PTM_RUNTIME_CAPTURED_BLOCKS_H
+
+#include "runtime/base/grow_buffer.h"
+#include "runtime/base/undo_log.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace ptm {
+
+struct CapturedBlocks {
+  GrowBuffer<MemRange> blocks; // sorted by address, disjoint
+  uintptr_t lo = 0, hi = 0;    // the bounds of them all (hi == 0: none)
+
+  size_t size() const { return blocks.size; }
+  void clear() {
+    blocks.clear();
+    lo = hi = 0;
+  }
+  void release() {
+    blocks.release();
+    lo = hi = 0;
+  }
+
+  // Adds the block [p, p + n) (disjoint from every other: live blocks of a
+  // heap do not overlap, and the attempt's frees wait for its commit).
+  __attribute__((noinline)) void add(uintptr_t p, size_t n) {
+    if (n == 0)
+      return;
+    size_t at = blocks.size;
+    while (at > 0 && blocks[at - 1].lo > p) // (mostly ascending: short)
+      --at;
+    blocks.extend(1);
+    memmove(&blocks[at + 1], &blocks[at],
+            (blocks.size - 1 - at) * sizeof(MemRange));
+    blocks[at] = MemRange{p, p + n};
+    if (hi == 0 || p < lo)
+      lo = p;
+    if (p + n > hi)
+      hi = p + n;
+  }
+
+  // [a, a + n) lies in one captured block: the quick bounds test inline.
+  __attribute__((always_inline)) bool contains(uintptr_t a, size_t n) const {
+    return a >= lo && a + n <= hi && search(a, n);
+  }
+
+  // The lowest captured block that overlaps [a, b), if any.
+  bool first_overlap(uintptr_t a, uintptr_t b, MemRange &out) const {
+    if (b <= lo || a >= hi)
+      return false;
+    size_t i = upper_bound(a);
+    if (i > 0 && blocks[i - 1].hi > a)
+      --i; // (the block that holds A)
+    if (i == blocks.size || blocks[i].lo >= b)
+      return false;
+    out = blocks[i];
+    return true;
+  }
+
+private:
+  // The number of blocks that begin at or below A.
+  size_t upper_bound(uintptr_t a) const {
+    size_t l = 0, r = blocks.size;
+    while (l < r) {
+      size_t m = (l + r) / 2;
+      if (blocks[m].lo <= a)
+        l = m + 1;
+      else
+        r = m;
+    }
+    return l;
+  }
+  __attribute__((noinline)) bool search(uintptr_t a, size_t n) const {
+    size_t i = upper_bound(a);
+    return i > 0 && a + n <= blocks[i - 1].hi;
+  }
+};
+
+} // namespace ptm
+
+#endif // PTM_RUNTIME_CAPTURED_BLOCKS_H
