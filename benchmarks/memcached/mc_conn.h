@@ -28,6 +28,7 @@ typedef struct mc_conn {
   int authenticated;   /* -Y: the client has sent a valid user and password */
   int64_t last_active; /* seconds (mc_now): -o idle_timeout */
   int close_reason;    /* MC_CLOSE_* (mc_watch.h): watch connevents */
+  uint32_t events;     /* its interest set in the worker's epoll */
   /* set by the watch command: the worker hands the socket to the watch
    * thread (mc_watch.h) and forgets the connection */
   struct mc_watcher *watcher;

@@ -200,10 +200,14 @@ static void *worker_main(void *arg) {
         conn_close(w, c);
         continue;
       }
-      /* wait for room to write, or for requests */
-      struct epoll_event mod = {.events = c->out.len > 0 ? EPOLLOUT : EPOLLIN,
-                                .data.ptr = c};
-      epoll_ctl(w->epfd, EPOLL_CTL_MOD, c->fd, &mod);
+      /* wait for room to write, or for requests (a system call only when
+       * that changes: most requests leave the connection waiting for more) */
+      uint32_t want = c->out.len > 0 ? EPOLLOUT : EPOLLIN;
+      if (want != c->events) {
+        struct epoll_event mod = {.events = want, .data.ptr = c};
+        c->events = want;
+        epoll_ctl(w->epfd, EPOLL_CTL_MOD, c->fd, &mod);
+      }
     }
     /* after the events: none of them refers to a kicked connection */
     if (mc_config.idle_timeout > 0 && now != checked) {
@@ -311,6 +315,7 @@ static void adopt(int fd, int is_unix, worker *workers, int nworkers,
     c->next->prev = c;
   w->conns = c;
   pthread_mutex_unlock(&w->lock);
+  c->events = EPOLLIN;
   struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
   if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
     conn_close(w, c);
