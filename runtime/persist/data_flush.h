@@ -6,8 +6,9 @@
 // like any other but never flushed: nothing there survives a crash, so
 // making it durable is pure cost (a program that copies shared data into a
 // private scratch buffer in its transactions paid a clwb per line of it).
-// The undo libraries do not even log such a write persistently (no entry,
-// no fence): the volatile undo log that an abort restores from is enough.
+// Nor is such a write logged persistently (no entry, no fence): the undo
+// libraries keep it in the volatile undo log that an abort restores from,
+// the redo libraries in entries outside the slot (outside_entries.h).
 // The test is a few compares against the pool's bounds.
 //
 //===----------------------------------------------------------------------===//
@@ -32,12 +33,6 @@ namespace persist {
 __attribute__((always_inline)) inline bool is_pool_data(const void *p,
                                                         size_t n) {
   return pool::open_view.overlaps_data(reinterpret_cast<uintptr_t>(p), n);
-}
-
-// clwb of every line of [p, p + n) if it holds pool data.
-__attribute__((always_inline)) inline void flush_data(const void *p, size_t n) {
-  if (is_pool_data(p, n))
-    flush_range(p, n);
 }
 
 // clwb of the line holding P if it is pool data.

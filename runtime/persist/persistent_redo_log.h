@@ -17,8 +17,11 @@
 // says redo-sealed: see publish.) Entries are checked (pool_format.h) only
 // once committed: publish computes every entry's check before it flushes
 // it, so writes just fill entries.
-// Per committed transaction with W distinct words: 2W+2 clwb and 4 sfence;
-// a read-only transaction flushes and fences nothing. The slot's status line
+// Per committed transaction with W distinct words of the pool's data: 2W+2
+// clwb and 4 sfence; a read-only transaction flushes and fences nothing, and
+// neither does one that wrote only outside the pool: those words' entries
+// are kept out of the slot (outside_entries.h) and written back with the
+// rest, never flushed. The slot's status line
 // is written count and order first, status last: stores to one line reach
 // memory in order (x86-TSO), so a durable "committed" implies its count.
 //
