@@ -223,13 +223,13 @@ struct SlotRedoLogT {
 
 // Deferred flushing (paper IV-D): the orders of the committed transactions
 // whose slot is not idle yet, with the summary of the words they wrote (the
-// redo index's 64-bit hash summary). A transaction whose lines are durable
-// waits, before it marks its slot idle, until no transaction with an earlier
-// order that may have written one of its words is still committed-but-not-
-// idle: otherwise recovery could replay the earlier one's log alone over a
-// word the later one wrote (whose log is gone), undoing the later value. A
-// conflicting later writer got the lock after the earlier released it, i.e.
-// after the earlier announced.
+// 64-bit fold of the redo index's key summary). A transaction whose lines are
+// durable waits, before it marks its slot idle, until no transaction with an
+// earlier order that may have written one of its words is still
+// committed-but-not-idle: otherwise recovery could replay the earlier one's
+// log alone over a word the later one wrote (whose log is gone), undoing the
+// later value. A conflicting later writer got the lock after the earlier
+// released it, i.e. after the earlier announced.
 struct DeferredOrder {
   static inline std::atomic<uint64_t> flushing[pool::kMaxSlots];
   static inline std::atomic<uint64_t> written[pool::kMaxSlots];
@@ -311,7 +311,7 @@ struct PersistentLazyT {
       pool::SlotHandle &s = pool::tls_slot;
       if (s.count == 0) // (counts the stats, writes back entries outside)
         return PersistentRedoLog::commit(s, order, sealed, stack.lo, stack.hi);
-      uint64_t summary = tls_log_index.summary;
+      uint64_t summary = tls_log_index.summary.fold();
       DeferredOrder::announce(s.index, order, summary);
       PersistentRedoLog::commit_deferred(s, order, sealed, stack.lo, stack.hi);
       pending = Pending{true, order, summary, stack.lo, stack.hi};

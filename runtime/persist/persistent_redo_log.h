@@ -254,8 +254,8 @@ struct PersistentRedoLog {
   template <bool Coarse>
   __attribute__((always_inline)) static bool
   may_contain_word(const pool::SlotHandle &s, uintptr_t a) {
-    return has_entries(s) && (tls_log_index.summary &
-                              SlotLogIndex::summary_bit(key_of<Coarse>(a)));
+    return has_entries(s) &&
+           tls_log_index.summary.may_contain(key_of<Coarse>(a));
   }
 
   // False if no byte of [addr, addr + n) can be in the log (a quick test).
@@ -264,14 +264,14 @@ struct PersistentRedoLog {
   may_contain(const pool::SlotHandle &s, uintptr_t addr, size_t n) {
     if (!has_entries(s))
       return false;
-    uint64_t bits = 0;
     for (uintptr_t p = addr; p < addr + n;) { // key by key
       bool chunk;
       uintptr_t key = entry_key<Coarse>(p, chunk);
-      bits |= SlotLogIndex::summary_bit(key);
+      if (tls_log_index.summary.may_contain(key))
+        return true;
       p = key + (chunk ? kChunk : 8);
     }
-    return tls_log_index.summary & bits;
+    return false;
   }
 
   // Overlays the logged bytes of [addr, addr + n) onto DST (which holds what

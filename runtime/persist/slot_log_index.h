@@ -12,8 +12,8 @@
 // 256 KiB, put each new key on a cache miss: perf showed 69% of
 // bptree_insert.ip_orec_lazy's write_coarse on that one load.) KEYS lists the
 // entries in the order they were made (the lazy algorithms lock their write
-// set from it); SUMMARY has one bit per key (a quick miss, and deferred
-// flushing's overlap test).
+// set from it); SUMMARY is a 512-bit filter of the keys (a quick miss; its
+// 64-bit fold is deferred flushing's overlap test).
 //
 // The chunk space: the open pool's heap region [chunk_lo, chunk_hi), where
 // coarse-grained logging uses chunk entries; every other address (stack,
@@ -23,6 +23,7 @@
 #ifndef PTM_RUNTIME_SLOT_LOG_INDEX_H
 #define PTM_RUNTIME_SLOT_LOG_INDEX_H
 
+#include "runtime/base/key_summary.h"
 #include "runtime/base/report.h"
 
 #include <cstdint>
@@ -46,19 +47,16 @@ struct SlotLogIndex {
   uint64_t mask = 0;      // of the table in use
   uint64_t allocated = 0; // buckets allocated (and KEYS' capacity)
   uint32_t stamp = 1;
-  uint64_t summary = 0; // bit (hash >> 58) per key logged
-  Key *keys = nullptr;  // the entries in order (capacity: ALLOCATED)
+  KeySummary summary;  // the keys logged (key_summary.h)
+  Key *keys = nullptr; // the entries in order (capacity: ALLOCATED)
   uint64_t nkeys = 0;
-
-  static uint64_t summary_bit(uint64_t key) {
-    return 1ull << ((key >> 3) * 0x9e3779b97f4a7c15ull >> 58);
-  }
 
   // A new, empty index able to hold CAPACITY entries.
   void reset(uint64_t capacity) {
     if (__builtin_expect(allocated < 2 * capacity, 0))
       allocate(capacity);
-    summary = 0;
+    if (nkeys != 0)
+      summary.clear();
     nkeys = 0;
     mask = kMinBuckets - 1;
     next_stamp();
@@ -66,7 +64,7 @@ struct SlotLogIndex {
 
   // Record of KEY's entry, or -1.
   __attribute__((always_inline)) int64_t find(uint64_t key) const {
-    if (!(summary & summary_bit(key)))
+    if (!summary.may_contain(key))
       return -1;
     for (uint64_t h = hash(key);; ++h) {
       const Bucket &b = buckets[h & mask];
@@ -82,7 +80,7 @@ struct SlotLogIndex {
     if (__builtin_expect(2 * (nkeys + 1) > mask + 1, 0))
       enlarge();
     place(key, record);
-    summary |= summary_bit(key);
+    summary.add(key);
     keys[nkeys++] = Key{key, record};
   }
 

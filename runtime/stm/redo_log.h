@@ -5,10 +5,11 @@
 // transaction wrote (accesses may be 1, 2 bytes or unaligned; unwritten bytes
 // of the granule are never written back, they may belong to someone else).
 //
-// Lookups (read-after-write) go through a 64-bit summary filter (a miss costs
-// one AND) and then an open-addressing hash index over the entries (linear
-// probing, load <= 1/2, grown by rehashing). clear() is O(entries). try_put
-// is the writes' inline fast path (an aligned access, no growth).
+// Lookups (read-after-write) go through a 512-bit summary filter
+// (key_summary.h: a miss costs one AND) and then an open-addressing hash index
+// over the entries (linear probing, load <= 1/2, grown by rehashing). clear()
+// is O(entries). try_put is the writes' inline fast path (an aligned access, no
+// growth).
 //
 // write_back() stores the logged bytes to memory (whole granules as one
 // 8-byte store, partial ones byte by byte), skipping a private stack range.
@@ -18,6 +19,7 @@
 #define PTM_RUNTIME_REDO_LOG_H
 
 #include "runtime/base/grow_buffer.h"
+#include "runtime/base/key_summary.h"
 #include "runtime/stm/stm_access.h"
 
 #include <cstdint>
@@ -35,7 +37,7 @@ struct RedoLog {
   GrowBuffer<RedoEntry> entries;
   uint32_t *index = nullptr; // slot: entry number + 1, 0 = empty
   size_t index_size = 0;     // power of two
-  uint64_t summary = 0;      // bit (hash & 63) per granule logged
+  KeySummary summary;        // the granules logged
 
   bool empty() const { return entries.empty(); }
   size_t size() const { return entries.size; }
@@ -44,20 +46,17 @@ struct RedoLog {
   static uint64_t hash(uintptr_t granule) {
     return (granule >> 3) * 0x9E3779B97F4A7C15ull;
   }
-  static uint64_t summary_bit(uintptr_t granule) {
-    return 1ull << (hash(granule) >> 58);
-  }
 
   __attribute__((always_inline)) bool may_contain(uintptr_t granule) const {
-    return summary & summary_bit(granule);
+    return summary.may_contain(granule);
   }
 
   // False: no byte of [a, a + n) is logged (the summary says so).
   bool may_overlap(uintptr_t a, size_t n) const {
-    uint64_t bits = 0;
     for (uintptr_t g = granule_of(a); g < a + n; g += kGranule)
-      bits |= summary_bit(g);
-    return summary & bits;
+      if (summary.may_contain(g))
+        return true;
+    return false;
   }
 
   // The logged value of a T at A within one granule, if the log has every
@@ -183,9 +182,9 @@ struct RedoLog {
       } else {
         memset(index, 0, index_size * sizeof *index);
       }
+      summary.clear();
     }
     entries.clear();
-    summary = 0;
   }
 
   void release() {
@@ -193,7 +192,7 @@ struct RedoLog {
     free(index);
     index = nullptr;
     index_size = 0;
-    summary = 0;
+    summary.clear();
   }
 
 private:
@@ -221,7 +220,7 @@ private:
       rehash(index_size ? index_size * 2 : 64);
     entries.push_back(RedoEntry{g, 0, 0});
     place(entries.size - 1);
-    summary |= summary_bit(g);
+    summary.add(g);
     return &entries[entries.size - 1];
   }
   // insert, when the entries and the index have room.
@@ -233,7 +232,7 @@ private:
     while (index[j])
       j = (j + 1) & mask;
     index[j] = static_cast<uint32_t>(i + 1);
-    summary |= summary_bit(g);
+    summary.add(g);
     return &entries[i];
   }
 };
