@@ -2,13 +2,13 @@
  * strtok_r, memrchr, qsort/qsort_r/bsearch with comparators defined here,
  * snprintf & co. (also the _FORTIFY_SOURCE forms) with %s arguments in
  * shared memory, math with pointer results, and the pure additions (div,
- * ctype, lrint, fdim). Every call runs inside a transaction on shared data,
- * mostly on strings the same transaction wrote just before (a redo library
- * holds them in its write log, not in memory), and every result is checked
- * against libc outside any transaction. Under the test runtime's abort
- * sweeps each transaction is re-executed and must give the same results; a
- * last phase runs threads whose transactions conflict (a counter kept as
- * text: strtol, then snprintf).
+ * ctype, lrint, fdim), and the comparisons at every alignment. Every call runs
+ * inside a transaction on shared data, mostly on strings the same transaction
+ * wrote just before (a redo library holds them in its write log, not in
+ * memory), and every result is checked against libc outside any transaction.
+ * Under the test runtime's abort sweeps each transaction is re-executed and
+ * must give the same results; a last phase runs threads whose transactions
+ * conflict (a counter kept as text: strtol, then snprintf).
  *
  * Usage: e2e_libc_more [threads [transactions per thread]] */
 #define _GNU_SOURCE
@@ -512,6 +512,71 @@ int main(int argc, char **argv) {
   CHECK(dvals[2] == x_fdim, "fdim");
   CHECK_EQ(ct, x_ct);
   E2E_CHECK_PHASE("math", 3);
+
+  /* 6b. strcmp, strncmp and memcmp with every alignment of both operands
+   * (the runtime reads them a word at a time), on strings this transaction
+   * wrote (a redo library has them in its log) or an earlier one did; the
+   * bytes after each terminator differ. */
+  {
+    static _Alignas(8) char cmpa[48], cmpb[48];
+    static const int lens[] = {0, 1, 7, 8, 9, 17};
+    int ntx = 0, bad = 0;
+    for (int oa = 0; oa < 8; oa++)
+      for (int ob = 0; ob < 8; ob++)
+        for (unsigned li = 0; li < sizeof lens / sizeof lens[0]; li++)
+          for (int kind = 0; kind < 5; kind++) {
+            int len = lens[li];
+            if (len == 0 && kind >= 1 && kind <= 3)
+              continue;
+            char xa[48], xb[48];
+            memset(xa, 'Z', sizeof xa);
+            memset(xb, 'Y', sizeof xb);
+            for (int i = 0; i < len; i++)
+              xa[oa + i] = xb[ob + i] = (char)('a' + i * 7 % 26);
+            xa[oa + len] = xb[ob + len] = '\0';
+            if (kind == 1)
+              xb[ob] = (char)(xb[ob] + 1);
+            else if (kind == 2)
+              xb[ob + len - 1] = (char)0xc3; /* compares as unsigned */
+            else if (kind == 3)
+              xb[ob + len / 2] = (char)(xb[ob + len / 2] - 1);
+            else if (kind == 4) /* B longer */
+              xb[ob + len] = 'q', xb[ob + len + 1] = '\0';
+            size_t n = (oa + ob) % 3 == 0   ? (size_t)len
+                       : (oa + ob) % 3 == 1 ? (size_t)len / 2
+                                            : (size_t)len + 3;
+            int x1 = strcmp(xa + oa, xb + ob),
+                x2 = strncmp(xa + oa, xb + ob, n),
+                x3 = memcmp(xa + oa, xb + ob, (size_t)len + 1);
+            int in_tx = (oa + ob + kind) % 2, r1, r2, r3;
+            if (!in_tx) {
+              memcpy(cmpa, xa, sizeof xa);
+              memcpy(cmpb, xb, sizeof xb);
+            }
+            PTM_BEGIN();
+            if (in_tx) {
+              memcpy(cmpa, xa, sizeof xa);
+              memcpy(cmpb, xb, sizeof xb);
+            }
+            r1 = strcmp(cmpa + oa, cmpb + ob);
+            r2 = strncmp(cmpa + oa, cmpb + ob, n);
+            r3 = memcmp(cmpa + oa, cmpb + ob, (size_t)len + 1);
+            PTM_END();
+            ntx++;
+            if ((r1 > 0) - (r1 < 0) != (x1 > 0) - (x1 < 0) ||
+                (r2 > 0) - (r2 < 0) != (x2 > 0) - (x2 < 0) ||
+                (r3 > 0) - (r3 < 0) != (x3 > 0) - (x3 < 0)) {
+              if (bad++ < 5)
+                CHECK(0,
+                      "compare at %d/%d, length %d, case %d, n %zu: %d %d %d, "
+                      "libc %d %d %d",
+                      oa, ob, len, kind, n, r1, r2, r3, x1, x2, x3);
+            }
+          }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(ntx, 8 * 8 * (2 + 5 * 5));
+    E2E_CHECK_PHASE("compare", 8 * 8 * (2 + 5 * 5));
+  }
 
 #ifdef PTM_E2E_TESTRT
   /* (the counters were reset by each phase; spot-check one more call) */

@@ -24,13 +24,9 @@ static ulong_t hash_segment(const void *key) {
   return hash_chars(s, (long)strlen(s));
 }
 
+/* strcmp, as STAMP's compareSegment (inside a transaction, the runtime's). */
 static long compare_segment(const void *a, const void *b) {
-  const char *x = a, *y = b;
-  while (*x && *x == *y) {
-    x++;
-    y++;
-  }
-  return (long)(unsigned char)*x - (long)(unsigned char)*y;
+  return strcmp((const char *)a, (const char *)b);
 }
 
 static bool_t same_chars(const char *a, const char *b, long n) {
