@@ -190,7 +190,8 @@ def main():
                         help="comma-separated benchmarks (default: all built)")
     parser.add_argument("--libs", type=csv_list,
                         help="comma-separated libraries, peers included "
-                        "(baseline, gcctm, pmdk; default: all built)")
+                        "(baseline, gcctm, pmdk, romulus, floor; default: "
+                        "all built)")
     parser.add_argument("--threads", type=csv_list)
     parser.add_argument("--reps", type=int)
     mode = parser.add_mutually_exclusive_group()
@@ -265,11 +266,15 @@ def main():
     env = dict(os.environ, **dict(args.env))
 
     # Repetitions outermost: slow drift of the machine spreads over all
-    # configurations instead of biasing one. Without --libs, only the
-    # combinations built (e.g. no GCC TM peer for tpcc_bptree).
+    # configurations instead of biasing one. Builds innermost, in turns (the
+    # first of a repetition goes last in the next): the runs an A/B table
+    # compares are neighbours in time. Without --libs, only the combinations
+    # built (e.g. no GCC TM peer for tpcc_bptree).
     plan = [(rep, label, path, b, lib, int(t)) for rep in range(reps)
-            for label, path in builds for b in benches for lib in libs
-            for t in threads if lib in found[label].get(b, [])]
+            for b in benches for lib in libs for t in threads
+            for label, path in (builds[rep % len(builds):] +
+                                builds[:rep % len(builds)])
+            if lib in found[label].get(b, [])]
     progress = Progress(len(plan))
     rows, failures, interrupted = [], 0, False
     started = time.time()
@@ -428,7 +433,9 @@ def write_evaluation(args, plot, csv_path, rows, builds, mode, extra,
         "spread. The peers: `baseline` (no "
         "instrumentation, one global lock, no persistence), `gcctm` (gcc "
         "-fgnu-tm, volatile), `pmdk` (libpmemobj, persistent, "
-        "PMEM_IS_PMEM_FORCE=1). This machine's memory is not persistent: "
+        "PMEM_IS_PMEM_FORCE=1), `romulus` (Romulus's twin-copy protocol, "
+        "4 sfence per writing transaction, run on the same program: "
+        "benchmarks/romulus/romulus_policy.h). This machine's memory is not persistent: "
         "clwb and sfence run at DRAM cost (no PTM_NVM_LATENCY_NS).", ""]
     for png in pngs:
         lines += [f"![{png}]({png})", ""]

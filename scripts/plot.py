@@ -29,7 +29,7 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from sweeplib import doc_parser  # noqa: E402
 
-PEERS = ("pmdk", "gcctm", "baseline")
+PEERS = ("pmdk", "romulus", "gcctm", "baseline")
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
@@ -150,12 +150,12 @@ def peer_rows(pts):
 
 
 def peer_table(pts):
-    lines = ["| bench | threads | best persistent ptm | ops/s | vs pmdk | "
-             "vs gcctm | vs baseline |", "|---|---|---|---:|---:|---:|---:|"]
+    lines = ["| bench | threads | best persistent ptm | ops/s | " +
+             " | ".join(f"vs {peer}" for peer in PEERS) + " |",
+             "|---|---|---|---:|" + "---:|" * len(PEERS)]
     for b, t, s, m, r in peer_rows(pts):
-        lines.append(f"| {b} | {t} | {s} | {m:,.0f} | "
-                     f"{fmt_ratio(r['pmdk'])} | {fmt_ratio(r['gcctm'])} | "
-                     f"{fmt_ratio(r['baseline'])} |")
+        lines.append(f"| {b} | {t} | {s} | {m:,.0f} | " +
+                     " | ".join(fmt_ratio(r[peer]) for peer in PEERS) + " |")
     return "\n".join(lines)
 
 

@@ -12,10 +12,10 @@
 //   static void write_bytes(void *tm, const void *priv, size_t n);
 //   static void *allocate(size_t n);             transactional malloc
 //
-// With kPlainReads false, strlen reads aligned 8-byte words once aligned, so
-// it may read up to 7 bytes past the terminator, never past its aligned word;
-// strcmp, strncmp and memcmp read both operands a word at a time the same
-// way (WordCursor).
+// With kPlainReads false, strlen and strnlen read aligned 8-byte words, so
+// they may read up to 7 bytes past the terminator (or the bound), never past
+// its aligned word; strcmp, strncmp and memcmp read both operands a word at a
+// time the same way (WordCursor).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_TX_LIBC_H
@@ -105,29 +105,25 @@ template <class A> struct TxLibc {
   static size_t strlen(const char *s) {
     if constexpr (A::kPlainReads)
       return ::strlen(s);
-    const char *p = s;
-    for (; reinterpret_cast<uintptr_t>(p) % 8; ++p)
-      if (!A::load8(p))
-        return p - s;
-    constexpr uint64_t kOnes = 0x0101010101010101ull;
-    constexpr uint64_t kHighs = 0x8080808080808080ull;
-    for (;; p += 8) {
-      uint64_t w = A::load64(p);
-      if ((w - kOnes) & ~w & kHighs) // some byte of w is zero
-        break;
-    }
-    while (A::load8(p))
-      ++p;
-    return p - s;
+    return strnlen(s, SIZE_MAX);
   }
 
   static size_t strnlen(const char *s, size_t max) {
     if constexpr (A::kPlainReads)
       return ::strnlen(s, max);
-    size_t n = 0;
-    while (n < max && A::load8(s + n))
-      ++n;
-    return n;
+    if (max == 0)
+      return 0;
+    WordCursor c(s);
+    for (size_t n = 0;;) {
+      unsigned k = c.left;
+      for (unsigned i = 0; i < k; ++i)
+        if (n + i == max || (c.w >> (8 * i) & 0xff) == 0)
+          return n + i;
+      n += k;
+      if (n >= max)
+        return max;
+      c.skip(k);
+    }
   }
 
   static void *memchr(const void *s, int c, size_t n) {

@@ -17,6 +17,8 @@
 #ifndef PTM_RUNTIME_KEY_SUMMARY_H
 #define PTM_RUNTIME_KEY_SUMMARY_H
 
+#include "runtime/base/word_hash.h"
+
 #include <cstdint>
 
 namespace ptm {
@@ -28,7 +30,7 @@ struct KeySummary {
   // The filter bit of KEY: the top 9 bits of a multiplicative hash of its
   // word number.
   static unsigned bit_of(uint64_t key) {
-    return unsigned((key >> 3) * 0x9e3779b97f4a7c15ull >> 55);
+    return unsigned(word_hash(key) >> 55);
   }
 
   __attribute__((always_inline)) bool may_contain(uint64_t key) const {

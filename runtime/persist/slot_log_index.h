@@ -25,6 +25,7 @@
 
 #include "runtime/base/key_summary.h"
 #include "runtime/base/report.h"
+#include "runtime/base/word_hash.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -91,9 +92,7 @@ struct SlotLogIndex {
   }
 
 private:
-  static uint64_t hash(uint64_t key) {
-    return (key >> 3) * 0x9e3779b97f4a7c15ull >> 20;
-  }
+  static uint64_t hash(uint64_t key) { return word_hash(key) >> 20; }
 
   void place(uint64_t key, uint64_t record) {
     for (uint64_t h = hash(key);; ++h) {

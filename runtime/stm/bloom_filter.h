@@ -10,6 +10,7 @@
 #ifndef PTM_RUNTIME_BLOOM_FILTER_H
 #define PTM_RUNTIME_BLOOM_FILTER_H
 
+#include "runtime/base/word_hash.h"
 #include "runtime/stm/stm_access.h"
 
 #include <atomic>
@@ -23,8 +24,7 @@ struct BloomFilter {
   uint64_t words[kWords];
 
   static unsigned bit_of(uintptr_t granule) {
-    return static_cast<unsigned>(((granule >> 3) * 0x9E3779B97F4A7C15ull) >>
-                                 54); // top 10 bits
+    return static_cast<unsigned>(word_hash(granule) >> 54); // top 10 bits
   }
 
   void clear() {

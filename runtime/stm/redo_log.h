@@ -20,6 +20,7 @@
 
 #include "runtime/base/grow_buffer.h"
 #include "runtime/base/key_summary.h"
+#include "runtime/base/word_hash.h"
 #include "runtime/stm/stm_access.h"
 
 #include <cstdint>
@@ -43,9 +44,7 @@ struct RedoLog {
   size_t size() const { return entries.size; }
   uintptr_t granule(size_t i) const { return entries[i].granule; }
 
-  static uint64_t hash(uintptr_t granule) {
-    return (granule >> 3) * 0x9E3779B97F4A7C15ull;
-  }
+  static uint64_t hash(uintptr_t granule) { return word_hash(granule); }
 
   __attribute__((always_inline)) bool may_contain(uintptr_t granule) const {
     return summary.may_contain(granule);
