@@ -7,10 +7,16 @@
 // libraries): 2W+2 clwb and 4 sfence for W written words, nothing for a
 // read-only transaction. A rollback drops the log.
 //
+// ip_rwl_lazy is the same with a readers-writer lock (Lock =
+// ReadersWriterTxLock): read-only transactions run in parallel with each
+// other and with the one writer, whose writes wait in its log; only its
+// write-back excludes them.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_P_CGL_LAZY_POLICY_H
 #define PTM_LIBS_P_CGL_LAZY_POLICY_H
 
+#include "libs/global_rw_lock.h"
 #include "libs/persistent_logging.h"
 #include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
@@ -20,7 +26,47 @@
 
 namespace ptm {
 
-template <class Self, class Options>
+// PCglLazyT's lock, cgl: every transaction holds one global lock.
+struct SerialTxLock {
+  SpinLock lock;
+  void enter() { lock.lock(); }
+  template <class P> void write_hook(TxThread &) {}
+  void drain() {}
+  void leave() { lock.unlock(); }
+};
+
+// PCglLazyT's lock, rwl (GlobalRwLock): transactions read in parallel; the
+// first logged write makes the transaction the writer (one at a time), which
+// runs beside the readers, its writes in its log, and drains them only for
+// its write-back.
+struct ReadersWriterTxLock {
+  GlobalRwLock lock;
+  static inline thread_local bool writer = false;
+  void enter() { lock.read_lock(); }
+  template <class P>
+  __attribute__((always_inline)) void write_hook(TxThread &tx) {
+    if (__builtin_expect(!writer, 0))
+      become_writer<P>(tx);
+  }
+  template <class P>
+  __attribute__((noinline, cold)) void become_writer(TxThread &tx) {
+    if (!lock.try_write())
+      tx_conflict<P>(tx, AbortCause::WriteConflict);
+    writer = true;
+  }
+  void drain() {
+    if (writer)
+      lock.drain();
+  }
+  void leave() {
+    if (!writer)
+      return lock.read_unlock();
+    writer = false;
+    lock.write_unlock();
+  }
+};
+
+template <class Self, class Options, class Lock = SerialTxLock>
 struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   using Base = PersistentPolicyBase<Self, Options>;
   using Base::apply_frees;
@@ -42,11 +88,11 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   // a chunk's first write reads it with a plain copy).
   static constexpr bool kCoarse = Options::kCoarseLog;
 
-  static inline SpinLock global_lock;
+  static inline Lock global_lock;
 
   static void begin(TxThread &) {
     pool::SlotHandle &s = pool::enter_tx();
-    global_lock.lock();
+    global_lock.enter();
     if constexpr (Options::kLogRing)
       PersistentRedoLog::begin_ring<Options::kLogStage>(s);
     else
@@ -60,14 +106,15 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
         tx.allocs.size == 0) {
       // Nothing logged, nothing allocated: no record, no commit order.
       Lazy::discard();
-      global_lock.unlock();
+      global_lock.leave();
       pool::leave_tx(pool::tls_slot);
       return true;
     }
     // The lock orders all writers: a plain counter is the commit order.
+    global_lock.drain();
     Lazy::announce();
     Lazy::commit(tx, pool::next_commit_order());
-    global_lock.unlock();
+    global_lock.leave();
     Lazy::finish(); // deferred flushing: after the lock
     pool::leave_tx(pool::tls_slot);
     return true;
@@ -75,7 +122,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
 
   static void rollback(TxThread &) {
     Lazy::discard();
-    global_lock.unlock();
+    global_lock.leave();
     pool::leave_tx(pool::tls_slot);
   }
 
@@ -144,7 +191,8 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     }
   }
 
-  static void write_bytes(TxThread &, void *tm, const void *priv, size_t n) {
+  static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
+    global_lock.template write_hook<Self>(tx);
     if constexpr (kCoarse)
       PersistentRedoLog::write_coarse(
           pool::tls_slot, tm, priv, n, [](uintptr_t chunk, void *buf) {

@@ -41,10 +41,10 @@
 #ifndef PTM_BENCH_ROMULUS_POLICY_H
 #define PTM_BENCH_ROMULUS_POLICY_H
 
+#include "libs/global_rw_lock.h"
 #include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
 #include "libs/reads_in_place.h"
-#include "libs/spin_lock.h"
 #include "runtime/base/grow_buffer.h"
 #include "runtime/base/report.h"
 #include "runtime/persist/persist.h"
@@ -52,73 +52,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <sched.h>
 #include <sys/mman.h>
 
 namespace ptm {
-
-// The reader-writer lock: reader counts spread over cells (a thread uses
-// one cell; threads may share a cell, hence counts) and one writer flag.
-struct alignas(64) RomulusReaderCell {
-  std::atomic<uint32_t> readers{0};
-};
-struct RomulusLock {
-  static constexpr unsigned kCells = 64;
-  using Cell = RomulusReaderCell;
-  static inline Cell cells[kCells];
-  static inline SpinLock writer;
-  static inline std::atomic<unsigned> next_cell{0};
-  static inline thread_local int my_cell = -1;
-
-  static Cell &mine() {
-    if (__builtin_expect(my_cell < 0, 0))
-      my_cell = static_cast<int>(next_cell.fetch_add(1) % kCells);
-    return cells[my_cell];
-  }
-
-  // Arrive as a reader once no writer holds the lock.
-  static void read_lock() {
-    Cell &c = mine();
-    for (;;) {
-      c.readers.fetch_add(1, std::memory_order_seq_cst);
-      if (!writer.is_locked())
-        return;
-      c.readers.fetch_sub(1, std::memory_order_release);
-      for (unsigned spins = 0; writer.is_locked();)
-        pause_or_yield(spins);
-    }
-  }
-  static void read_unlock() {
-    mine().readers.fetch_sub(1, std::memory_order_release);
-  }
-  // A reader becomes the writer: false if another writer holds the lock
-  // (the caller restarts). Then waits for the other readers to leave (the
-  // cells handed out so far).
-  static bool upgrade() {
-    if (!writer.try_lock())
-      return false;
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    read_unlock();
-    unsigned used = next_cell.load(std::memory_order_relaxed);
-    for (unsigned i = 0; i < used && i < kCells; ++i)
-      for (unsigned spins = 0;
-           cells[i].readers.load(std::memory_order_acquire) != 0;)
-        pause_or_yield(spins);
-    return true;
-  }
-  static void write_unlock() { writer.unlock(); }
-
-  // Threads may outnumber cores: a waiter yields now and then so that a
-  // preempted holder can run.
-  static void pause_or_yield(unsigned &spins) {
-    if (++spins < 256) {
-      __builtin_ia32_pause();
-    } else {
-      sched_yield();
-      spins = 0;
-    }
-  }
-};
 
 template <class Self, class Options>
 struct RomulusT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
@@ -133,12 +69,13 @@ struct RomulusT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
   static inline size_t size = 0;
   static inline std::atomic<uint64_t> *state = nullptr;
 
+  static inline GlobalRwLock lock;
   static inline thread_local bool writing = false;
   static inline thread_local GrowBuffer<uintptr_t> lines; // main, with repeats
 
   static void begin(TxThread &) {
     pool::enter_tx();
-    RomulusLock::read_lock();
+    lock.read_lock();
   }
 
   template <class T>
@@ -163,7 +100,7 @@ struct RomulusT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
     apply_frees(tx); // (writes through write(): may start writing)
     if (!writing) {
       tx.undo.clear();
-      RomulusLock::read_unlock();
+      lock.read_unlock();
       pool::leave_tx(pool::tls_slot);
       return true;
     }
@@ -199,7 +136,7 @@ struct RomulusT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
   static void rollback(TxThread &tx) {
     tx.undo.rollback(tx.stack_lo, tx.stack_mark, &tx.kept);
     if (!writing) {
-      RomulusLock::read_unlock();
+      lock.read_unlock();
       pool::leave_tx(pool::tls_slot);
       return;
     }
@@ -247,8 +184,9 @@ private:
   }
 
   __attribute__((noinline, cold)) static void start_writing(TxThread &tx) {
-    if (!RomulusLock::upgrade())
+    if (!lock.try_write())
       tx_conflict<Self>(tx, AbortCause::WriteConflict);
+    lock.drain(); // (it writes in place)
     writing = true;
     map_back();
   }
@@ -263,7 +201,7 @@ private:
     lines.clear();
     tx.undo.clear();
     writing = false;
-    RomulusLock::write_unlock();
+    lock.write_unlock();
     pool::leave_tx(pool::tls_slot);
   }
 
