@@ -113,10 +113,7 @@ struct RomulusT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
       finish_writing(tx);
       return true;
     }
-    uintptr_t *end = distinct_lines();
-    for (uintptr_t *l = lines.data; l != end; ++l)
-      persist::clwb(reinterpret_cast<const void *>(*l));
-    persist::sfence();
+    uintptr_t *end = flush_main();
     set_state(kCopying);
     persist::sfence();
     for (uintptr_t *l = lines.data; l != end; ++l) {
@@ -142,10 +139,7 @@ struct RomulusT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
     }
     if (lines.size == 0)
       return finish_writing(tx);
-    uintptr_t *end = distinct_lines();
-    for (uintptr_t *l = lines.data; l != end; ++l)
-      persist::clwb(reinterpret_cast<const void *>(*l));
-    persist::sfence();
+    flush_main();
     set_state(kIdle);
     persist::sfence();
     finish_writing(tx);
@@ -173,9 +167,15 @@ private:
         lines.push_back(l);
   }
 
-  static uintptr_t *distinct_lines() {
+  // clwb of each distinct line of main the attempt wrote, and an sfence;
+  // returns the end of those lines (from lines.data, sorted).
+  static uintptr_t *flush_main() {
     std::sort(lines.data, lines.data + lines.size);
-    return std::unique(lines.data, lines.data + lines.size);
+    uintptr_t *end = std::unique(lines.data, lines.data + lines.size);
+    for (uintptr_t *l = lines.data; l != end; ++l)
+      persist::clwb(reinterpret_cast<const void *>(*l));
+    persist::sfence();
+    return end;
   }
 
   static void set_state(uint64_t s) {
