@@ -4,11 +4,14 @@
 // plain loads. Every transaction arrives as a reader; readers run in
 // parallel. The first write makes the transaction the writer (at most one:
 // the writer token) or, when another holds the token, restarts it, and the
-// restarted attempt waits until the token is free. A writer that writes in
-// place drains the readers at once (the Romulus peer); one that buffers its
-// writes (ip_rwl_lazy) runs beside them and drains them only for its
-// write-back. While a writer drains, arriving readers wait.
+// restarted attempt arrives as the writer, taking the token once it is free
+// (so writers starve no transaction: it restarts once at most). A writer that
+// writes in place drains the readers at once (the Romulus peer); one that
+// buffers its writes (ip_rwl_lazy) runs beside them and drains them only for
+// its write-back. While a writer drains, arriving readers wait.
 //
+//   arrive                   as a reader, or as the writer after a failed
+//                            try_write (returns which)
 //   read_lock, read_unlock   arrive / leave as a reader
 //   try_write                the calling reader takes the token and stops
 //                            counting as a reader; false: another writer
@@ -41,13 +44,21 @@ struct alignas(64) ReaderCount {
 
 class GlobalRwLock {
 public:
+  // Arrives as a reader (false), or, in the attempt after a failed
+  // try_write, as the writer (true): it takes the token once it is free,
+  // so a transaction restarts at most once for want of it.
+  bool arrive() {
+    if (__builtin_expect(wait_for_token, 0)) {
+      wait_for_token = false;
+      token_.lock();
+      return true;
+    }
+    read_lock();
+    return false;
+  }
+
   void read_lock() {
     ReaderCount &c = mine();
-    if (__builtin_expect(wait_for_token, 0)) { // (a restart: see try_write)
-      wait_for_token = false;
-      for (unsigned spins = 0; token_.is_locked();)
-        pause_or_yield(spins);
-    }
     for (;;) {
       c.n.fetch_add(1, std::memory_order_seq_cst);
       if (!draining_.load(std::memory_order_seq_cst))
@@ -61,7 +72,7 @@ public:
 
   bool try_write() {
     if (!token_.try_lock()) {
-      wait_for_token = true; // the restarted attempt waits in read_lock
+      wait_for_token = true; // the next attempt arrives as the writer
       return false;
     }
     read_unlock();

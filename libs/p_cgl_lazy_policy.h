@@ -42,7 +42,7 @@ struct SerialTxLock {
 struct ReadersWriterTxLock {
   GlobalRwLock lock;
   static inline thread_local bool writer = false;
-  void enter() { lock.read_lock(); }
+  void enter() { writer = lock.arrive(); }
   template <class P>
   __attribute__((always_inline)) void write_hook(TxThread &tx) {
     if (__builtin_expect(!writer, 0))

@@ -26,7 +26,8 @@
 // combining that batches writers in the original is not modelled), read-only
 // transactions in parallel with each other. A transaction starts as a
 // reader; its first write takes the writer lock and waits for the other
-// readers to leave, or restarts if another writer holds it.
+// readers to leave, or restarts if another writer holds it (the next
+// attempt begins as the writer: libs/global_rw_lock.h).
 //
 // What it does not do: recovery. The back copy is an anonymous mapping
 // beside the pool (zero pages until lines are copied into it), so nothing
@@ -75,7 +76,8 @@ struct RomulusT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
 
   static void begin(TxThread &) {
     pool::enter_tx();
-    lock.read_lock();
+    if (lock.arrive()) // (a restart after another writer held the lock)
+      become_writer();
   }
 
   template <class T>
@@ -186,6 +188,11 @@ private:
   __attribute__((noinline, cold)) static void start_writing(TxThread &tx) {
     if (!lock.try_write())
       tx_conflict<Self>(tx, AbortCause::WriteConflict);
+    become_writer();
+  }
+
+  // Under the writer token.
+  static void become_writer() {
     lock.drain(); // (it writes in place)
     writing = true;
     map_back();
