@@ -138,6 +138,8 @@ int main(int argc, char **argv) {
   CHECK(r != NULL, "no root object");
   if (!r)
     return 1;
+  /* (the counts are the same whichever instruction flushes) */
+  printf("flush instruction: %s\n", ptm_flush_instruction());
 
   /* 2 first: the back copy exists once a transaction has written. */
   static const int sizes[] = {1, 3, 16, NLINES};

@@ -112,7 +112,8 @@ extern "C" void ptm_stats_print(FILE *out) {
   if (!out)
     out = stderr;
   std::lock_guard<std::mutex> lock(registry_mutex);
-  fprintf(out, "ptm: statistics of library '%s'\n", ptm_algorithm());
+  fprintf(out, "ptm: statistics of library '%s' (flush instruction: %s)\n",
+          ptm_algorithm(), ptm_flush_instruction());
   fprintf(out, "ptm: %-8s %12s %10s %14s %14s %12s %12s %12s %10s %10s\n",
           "thread", "commits", "aborts", "reads", "writes", "clwb", "sfence",
           "log_entries", "allocs", "frees");

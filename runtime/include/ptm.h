@@ -92,6 +92,12 @@ void ptm_free(void *ptr);
 /* The NAME of the linked library, as in Makefile.libnames. */
 const char *ptm_algorithm(void);
 
+/* The cache-line flush instruction persistence issues: "clwb", or on CPUs
+ * without it "clflushopt" or "clflush" (chosen at load time; PTM_FLUSH
+ * chooses another the CPU has), "none" in an eADR build. Volatile libraries
+ * flush nothing; this names what a persistent one would use. */
+const char *ptm_flush_instruction(void);
+
 /* ---- Statistics ------------------------------------------------------------
  */
 

@@ -7,6 +7,7 @@
 
 #include <cpuid.h>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <x86intrin.h>
 
@@ -59,14 +60,48 @@ double tsc_ticks_per_ns() {
   return double(c1 - c0) / double(t1 - t0);
 }
 
-__attribute__((constructor)) void init_persist() {
+// Whether the CPU has INSN (cpuid leaf 7, EBX bit 24: clwb, bit 23:
+// clflushopt; clflush is in every x86-64 CPU).
+bool cpu_has(FlushInsn insn) {
   unsigned eax, ebx, ecx, edx;
-  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
-    if (ebx & (1u << 24))
-      flush_insn = FlushInsn::Clwb;
-    else if (ebx & (1u << 23))
-      flush_insn = FlushInsn::Clflushopt;
+  if (insn == FlushInsn::Clflush)
+    return true;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
+    return false;
+  return ebx & (1u << (insn == FlushInsn::Clwb ? 24 : 23));
+}
+
+// PTM_FLUSH=clwb|clflushopt|clflush (tests run the paths of CPUs without
+// clwb; one the CPU lacks is an error, as is any other value), else the
+// strongest the CPU has.
+FlushInsn chosen_flush_insn() {
+  static const struct {
+    const char *name;
+    FlushInsn insn;
+  } kByStrength[] = {{"clwb", FlushInsn::Clwb},
+                     {"clflushopt", FlushInsn::Clflushopt},
+                     {"clflush", FlushInsn::Clflush}};
+  const char *env = getenv("PTM_FLUSH");
+  if (env && *env) {
+    for (const auto &n : kByStrength) {
+      if (strcmp(env, n.name) != 0)
+        continue;
+      if (!cpu_has(n.insn))
+        fatal("PTM_FLUSH=%s: this CPU has no %s (cpuid leaf 7)", env, n.name);
+      return n.insn;
+    }
+    fatal("PTM_FLUSH='%s' is not a flush instruction (clwb, clflushopt or "
+          "clflush)",
+          env);
   }
+  for (const auto &n : kByStrength)
+    if (cpu_has(n.insn))
+      return n.insn;
+  return FlushInsn::Clflush;
+}
+
+__attribute__((constructor)) void init_persist() {
+  flush_insn = chosen_flush_insn();
   const char *env = getenv("PTM_NVM_LATENCY_NS");
   if (env && *env) {
     char *end;
@@ -83,3 +118,7 @@ __attribute__((constructor)) void init_persist() {
 } // namespace
 } // namespace persist
 } // namespace ptm
+
+extern "C" const char *ptm_flush_instruction(void) {
+  return PTM_EADR ? "none" : ptm::persist::flush_insn_name();
+}

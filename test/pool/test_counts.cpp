@@ -84,6 +84,15 @@ int main() {
   auto *words = static_cast<uint64_t *>(ptm_root(4096));
   CHECK(words != nullptr);
   const char *lib = ptm_algorithm();
+  // Which flush instruction ran (the counts are the same for each): the
+  // CPU's strongest, or PTM_FLUSH's, which must have taken effect.
+  const char *insn = ptm_flush_instruction();
+  printf("flush instruction: %s\n", insn);
+  const char *forced = getenv("PTM_FLUSH");
+  if (forced && *forced && !PTM_EADR)
+    CHECK(strcmp(insn, forced) == 0);
+  if (PTM_EADR)
+    CHECK(strcmp(insn, "none") == 0);
   bool optimized = has_prefix(lib, "gp_") || has_prefix(lib, "ip_");
   const char *alg = strchr(lib, '_') + 1;
   bool lazy = strcmp(alg, "cgl_eager") != 0 && strcmp(alg, "orec_eager") != 0 &&
