@@ -1578,13 +1578,9 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
     ptm_close(); /* nothing written: the cache is as it was */
     return -1;
   }
-  /* -o hashpower=N, else sized by -m (it grows with the items anyway) */
-  uint64_t nbuckets = 1024;
-  if (cfg->hash_power > 0)
-    nbuckets = 1ull << cfg->hash_power;
-  else
-    while (nbuckets < (1u << 24) && nbuckets * 256 < cfg->mem_limit)
-      nbuckets *= 2;
+  /* -o hashpower=N, else memcached's default, 2^16 (it grows with the
+   * items) */
+  uint64_t nbuckets = 1ull << (cfg->hash_power > 0 ? cfg->hash_power : 16);
   g_hash_expand = !cfg->no_hash_expand;
   int created;
   PTM_BEGIN();
