@@ -391,6 +391,9 @@ def target_rows(pts):
                                                         "tpcc_bptree")
                    for t in (1, 2)]
         wanted += [(best, "pmdk", "bptree_insert", t) for t in (1, 2)]
+    # Crafty (issue 18) against the orec redo library and PMDK.
+    wanted += [("crafty", base, "bptree_insert", t)
+               for base in ("ip_orec_lazy", "pmdk") for t in (1, 2)]
     rows = []
     for new, base, b, t in wanted:
         if (b, new, t) in pts and (b, base, t) in pts:
@@ -440,7 +443,8 @@ def write_evaluation(args, plot, csv_path, rows, builds, mode, extra,
     for png in pngs:
         lines += [f"![{png}]({png})", ""]
     lines += ["## Best persistent ptm library against the peers", "",
-              "Ratio = ops/s of the best persistent library (p_, gp_, ip_) "
+              "Ratio = ops/s of the best persistent library (p_, gp_, ip_, "
+              "crafty) "
               "over the peer's, same benchmark and threads.", "",
               tables["peers"], ""]
     if targets:

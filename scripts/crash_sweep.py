@@ -43,7 +43,7 @@ DEFAULT_MUTATIONS = ("p_cgl_eager=drop-fence:2,p_cgl_eager=drop-clwb:1,"
 
 def persistent_libs():
     """The p_/gp_/ip_ names of Makefile.libnames, in file order."""
-    return [n for n in libnames() if re.match(r"^(p|gp|ip)_", n)]
+    return [n for n in libnames() if re.match(r"^((p|gp|ip)_|crafty$)", n)]
 
 
 def run_sweep(exe, workload, args, work, mutation):

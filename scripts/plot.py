@@ -52,7 +52,8 @@ def ensure_matplotlib():
 
 
 def is_persistent(lib):
-    return lib.split(":")[-1].startswith(("p_", "gp_", "ip_"))
+    name = lib.split(":")[-1]
+    return name.startswith(("p_", "gp_", "ip_")) or name == "crafty"
 
 
 def series_of(row, multi_build):

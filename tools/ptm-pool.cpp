@@ -68,6 +68,8 @@ const char *state_name(SlotState s) {
     return "redo-committed";
   case kRedoSealed:
     return "redo-sealed";
+  case kUndoLogged:
+    return "undo-logged";
   }
   return "unknown";
 }

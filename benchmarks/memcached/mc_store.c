@@ -1454,7 +1454,7 @@ static int classes_tx(mc_root *r, const mc_class *counted) {
 static int library_is_persistent(void) {
   const char *name = ptm_algorithm();
   return strncmp(name, "p_", 2) == 0 || strncmp(name, "gp_", 3) == 0 ||
-         strncmp(name, "ip_", 3) == 0;
+         strncmp(name, "ip_", 3) == 0 || strcmp(name, "crafty") == 0;
 }
 
 /* The p_ libraries log every written word, values included, and a pool

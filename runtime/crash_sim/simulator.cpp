@@ -6,6 +6,7 @@
 #include "runtime/base/tx_thread.h"
 #include "runtime/crash_sim/config.h"
 #include "runtime/crash_sim/image.h"
+#include "runtime/htm/htm.h"
 #include "runtime/pool/persistent_pool.h"
 #include "runtime/pool/thread_slot.h"
 
@@ -244,6 +245,12 @@ bool mutated(const Config &c, Kind kind) {
 }
 
 void observe(Kind kind, const void *addr) {
+  // No emulated hardware transaction runs during an event (htm.h): an image
+  // never holds its speculative stores, as a real one cannot.
+  struct NoHtm {
+    NoHtm() { htm::Emulation::lock(); }
+    ~NoHtm() { htm::Emulation::unlock(); }
+  } no_htm;
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   const pool::PoolView &v = pool::open_view;

@@ -261,6 +261,7 @@ void close_pool() {
     stop_buffered(open_view);
   // Log ring: the last commits' data lines, then their records idle.
   LogRing::close_all();
+  settle_at_close(open_view);
   delete pool_heap;
   pool_heap = nullptr;
   chunk_lo = chunk_hi = 0;

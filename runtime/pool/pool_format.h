@@ -90,6 +90,13 @@ enum SlotState : uint8_t {
   // kRedoCommitted. An entry invalid: the commit's fence never completed, the
   // transaction was not acknowledged and wrote nothing in place: discard.
   kRedoSealed = 3,
+  // Crafty's undo log (libs/crafty_policy.h): COMMIT_ORDER is the order the
+  // transaction commits at if it does; REDO_COUNT its entries (0: appended
+  // and fenced one by one, a valid prefix counts). At recovery, W = the
+  // largest FLOOR: at or below W it is superseded (durable, or never
+  // applied); above W rolled back, largest COMMIT_ORDER first; a declared
+  // entry invalid: never drained, so nothing of it was stored: discarded.
+  kUndoLogged = 4,
 };
 
 // A committed redo log: replayed in commit order at recovery.

@@ -45,15 +45,63 @@ SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part,
       ++s.outside;
     ++s.entries;
   };
+  // The valid entries up to the end of the slot (a prefix: appended and
+  // fenced one by one; the first invalid one, torn or from an older
+  // generation, ends the log).
+  auto take_prefix = [&] {
+    while (s.records < cap && entry_valid(e[s.records], s.gen, cap - s.records))
+      take(e[s.records]);
+  };
+  // The declared records, all valid: true; else false with s.records at
+  // the first invalid entry.
+  auto take_declared = [&] {
+    while (s.records < s.declared) {
+      const LogEntry &x = e[s.records];
+      if (!entry_valid(x, s.gen, s.declared - s.records))
+        return false;
+      take(x);
+    }
+    return true;
+  };
+  auto too_long = [&](const char *what) {
+    if (s.declared <= cap)
+      return false;
+    s.damaged = true;
+    snprintf(s.problem, sizeof s.problem,
+             "thread slot %u: %s of %llu entries exceeds the slot capacity "
+             "%llu (record %u)",
+             index, what, (unsigned long long)s.declared,
+             (unsigned long long)cap, part);
+    return true;
+  };
   switch (s.state) {
   case kIdle:
     break;
   case kUndoActive:
-    // Entries are appended and fenced one by one: the valid ones are a
-    // prefix; the first invalid one (torn, or from an older generation)
-    // ends the log.
-    while (s.records < cap && entry_valid(e[s.records], s.gen, cap - s.records))
-      take(e[s.records]);
+    take_prefix();
+    break;
+  case kUndoLogged:
+    s.order = hdr->commit_order;
+    s.declared = hdr->redo_count;
+    if (s.order <= floor) {
+      s.superseded = true;
+      break;
+    }
+    if (s.declared == 0) {
+      take_prefix();
+      break;
+    }
+    if (too_long("logged undo log"))
+      break;
+    if (!take_declared()) {
+      // The Redo phase drains the entries before its stores: nothing of
+      // this transaction was stored.
+      s.torn = true;
+      snprintf(s.problem, sizeof s.problem,
+               "thread slot %u: logged undo entries torn at entry %llu "
+               "(generation %llu): never drained, nothing stored: discarded",
+               index, (unsigned long long)s.records, (unsigned long long)s.gen);
+    }
     break;
   case kRedoCommitted:
   case kRedoSealed:
@@ -63,32 +111,19 @@ SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part,
       s.superseded = true;
       break;
     }
-    if (s.declared > cap) {
-      s.damaged = true;
-      snprintf(s.problem, sizeof s.problem,
-               "thread slot %u: committed redo log of %llu entries exceeds "
-               "the slot capacity %llu (record %u)",
-               index, (unsigned long long)s.declared, (unsigned long long)cap,
-               part);
+    if (too_long("committed redo log"))
       break;
-    }
-    while (s.records < s.declared) {
-      const LogEntry &x = e[s.records];
-      if (!entry_valid(x, s.gen, s.declared - s.records)) {
-        // Sealed: the commit's one fence never completed. Committed: the
-        // entries were fenced before the status, so this is damage.
-        bool sealed = s.state == kRedoSealed;
-        (sealed ? s.torn : s.damaged) = true;
-        snprintf(s.problem, sizeof s.problem,
-                 sealed ? "thread slot %u: sealed commit torn at entry %llu "
-                          "(generation %llu): never acknowledged, discarded"
-                        : "thread slot %u: entry %llu of its committed redo "
-                          "log (generation %llu) is damaged",
-                 index, (unsigned long long)s.records,
-                 (unsigned long long)s.gen);
-        break;
-      }
-      take(x);
+    if (!take_declared()) {
+      // Sealed: the commit's one fence never completed. Committed: the
+      // entries were fenced before the status, so this is damage.
+      bool sealed = s.state == kRedoSealed;
+      (sealed ? s.torn : s.damaged) = true;
+      snprintf(s.problem, sizeof s.problem,
+               sealed ? "thread slot %u: sealed commit torn at entry %llu "
+                        "(generation %llu): never acknowledged, discarded"
+                      : "thread slot %u: entry %llu of its committed redo "
+                        "log (generation %llu) is damaged",
+               index, (unsigned long long)s.records, (unsigned long long)s.gen);
     }
     break;
   default:
@@ -162,6 +197,22 @@ void clear_floors(const PoolView &view) {
 
 } // namespace
 
+void settle_at_close(const PoolView &view) {
+  bool any = false;
+  for (uint32_t i = 0; i < view.header.slot_count; ++i) {
+    SlotHeader &h = *view.slot(i);
+    if (status_state(h.status) != kUndoLogged)
+      continue;
+    __atomic_store_n(&h.status, slot_status(kIdle, status_gen(h.status)),
+                     __ATOMIC_RELEASE);
+    persist::clwb(&h.status);
+    any = true;
+  }
+  if (any)
+    persist::sfence();
+  clear_floors(view);
+}
+
 int recover(const PoolView &view, const char *path, RecoveryStats *stats,
             uint64_t max_entries) {
   std::vector<SlotScan> pending = pending_slots(view);
@@ -174,10 +225,20 @@ int recover(const PoolView &view, const char *path, RecoveryStats *stats,
   RecoveryStats &st = stats ? *stats : local;
   uint64_t budget = max_entries;
 
-  // Uncommitted eager transactions: restore the old values, newest first.
-  for (const SlotScan &s : pending) {
-    if (s.state != kUndoActive)
-      continue;
+  // Uncommitted eager transactions and crafty's logs above the floor:
+  // restore the old values, newest first (the logs by commit order, largest
+  // first; eager logs, whose write sets are disjoint, have order 0).
+  std::vector<SlotScan> undo;
+  for (const SlotScan &s : pending)
+    if (s.state == kUndoActive ||
+        (s.state == kUndoLogged && !s.torn && !s.superseded))
+      undo.push_back(s);
+  std::sort(undo.begin(), undo.end(), [](const SlotScan &a, const SlotScan &b) {
+    if (a.order != b.order)
+      return a.order > b.order;
+    return a.index < b.index;
+  });
+  for (const SlotScan &s : undo) {
     std::vector<const LogEntry *> order;
     for_each_entry(view, s, [&](const LogEntry &x) { order.push_back(&x); });
     for (size_t i = order.size(); i-- > 0;) {

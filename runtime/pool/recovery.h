@@ -89,6 +89,12 @@ struct RecoveryStats {
 // recovery) stops after that many entries without marking the slot idle.
 // 0, or -EIO after printing `ptm: error: <path>: ...` for a damaged slot
 // (then nothing is written).
+// At ptm_close, once no transaction runs and the log ring's records are
+// idle: crafty's logged undo logs (all superseded: every commit is durable)
+// go idle, then every replay floor goes back to 0, as recovery would leave
+// them at the next open.
+void settle_at_close(const PoolView &view);
+
 int recover(const PoolView &view, const char *path, RecoveryStats *stats,
             uint64_t max_entries = UINT64_MAX);
 

@@ -23,7 +23,7 @@
 int interop_persistent(void) {
   const char *name = ptm_algorithm();
   return strncmp(name, "p_", 2) == 0 || strncmp(name, "gp_", 3) == 0 ||
-         strncmp(name, "ip_", 3) == 0;
+         strncmp(name, "ip_", 3) == 0 || strcmp(name, "crafty") == 0;
 }
 
 int main(int argc, char **argv) {

@@ -70,7 +70,8 @@ int interop_free(const char *pool) {
     if (persistent) {
       CHECK(near_root(b, root, pool_size) && near_root(c, root, pool_size),
             "ptm_malloc outside the pool");
-      if (strncmp(ptm_algorithm(), "ip_", 3) == 0)
+      if (strncmp(ptm_algorithm(), "ip_", 3) == 0 ||
+          strcmp(ptm_algorithm(), "crafty") == 0)
         CHECK(near_root(a, root, pool_size), "ip_ malloc outside the pool");
     }
     CHECK(malloc_usable_size(a) >= BLOCK, "usable size of a: %zu",

@@ -29,6 +29,16 @@ inline std::string temp_pool_path(const char *tag) {
   return buf;
 }
 
+// B - A, field by field (ptm_stats_t is a sequence of uint64_t).
+inline ptm_stats_t stats_delta(const ptm_stats_t &a, const ptm_stats_t &b) {
+  ptm_stats_t d;
+  const uint64_t *pa = &a.commits, *pb = &b.commits;
+  uint64_t *pd = &d.commits;
+  for (size_t i = 0; i < sizeof d / sizeof(uint64_t); ++i)
+    pd[i] = pb[i] - pa[i];
+  return d;
+}
+
 // FNV-1a of the whole file (and its size): "the file is unchanged".
 inline uint64_t file_hash(const std::string &path) {
   uint64_t h = 0xcbf29ce484222325ull;

@@ -51,15 +51,6 @@
 
 #include <cstring>
 
-static ptm_stats_t delta(const ptm_stats_t &a, const ptm_stats_t &b) {
-  ptm_stats_t d;
-  const uint64_t *pa = &a.commits, *pb = &b.commits;
-  uint64_t *pd = &d.commits;
-  for (size_t i = 0; i < sizeof d / sizeof(uint64_t); ++i)
-    pd[i] = pb[i] - pa[i];
-  return d;
-}
-
 #ifndef PTM_EADR
 #define PTM_EADR 0
 #endif
@@ -159,7 +150,7 @@ int main() {
       }
     });
     ptm_stats(&after);
-    ptm_stats_t d = delta(before, after);
+    ptm_stats_t d = stats_delta(before, after);
     printf("%s W=%llu: clwb %llu sfence %llu log_entries %llu\n",
            ptm_algorithm(), (unsigned long long)w, (unsigned long long)d.clwb,
            (unsigned long long)d.sfence, (unsigned long long)d.log_entries);
@@ -184,7 +175,7 @@ int main() {
       CHECK_EQ(__ptm_read_8(&words[1]), (8ull << 32) | 7u);
     });
     ptm_stats(&after);
-    ptm_stats_t d = delta(before, after);
+    ptm_stats_t d = stats_delta(before, after);
     CHECK_EQ(d.clwb, coarse ? lazy_clwb(L, {key(&words[0])})
                             : lazy_clwb(entry_lines(2),
                                         {key(&words[0]), key(&words[1])}));
@@ -215,7 +206,7 @@ int main() {
       }
     });
     ptm_stats(&after);
-    ptm_stats_t d = delta(before, after);
+    ptm_stats_t d = stats_delta(before, after);
     printf("%s %llu words outside the pool: clwb %llu sfence %llu\n",
            ptm_algorithm(), (unsigned long long)w, (unsigned long long)d.clwb,
            (unsigned long long)d.sfence);
@@ -240,7 +231,7 @@ int main() {
       sum += __ptm_read_8(&words[8 * i]);
   });
   ptm_stats(&after);
-  ptm_stats_t d = delta(before, after);
+  ptm_stats_t d = stats_delta(before, after);
   printf("%s read-only: clwb %llu sfence %llu\n", ptm_algorithm(),
          (unsigned long long)d.clwb, (unsigned long long)d.sfence);
   CHECK_EQ(d.clwb, flushes(lazy ? 0u : 1 - sealed));
@@ -255,7 +246,7 @@ int main() {
       ptm_stats(&b);
       run_tx(body);
       ptm_stats(&a);
-      ptm_stats_t x = delta(b, a);
+      ptm_stats_t x = stats_delta(b, a);
       printf("%s %s: clwb %llu sfence %llu log_entries %llu\n", ptm_algorithm(),
              what, (unsigned long long)x.clwb, (unsigned long long)x.sfence,
              (unsigned long long)x.log_entries);
@@ -329,7 +320,7 @@ int main() {
     });
     ptm_stats(&after);
     if (round >= 0)
-      (fill ? alloc_write : alloc_only) = delta(before, after);
+      (fill ? alloc_write : alloc_only) = stats_delta(before, after);
     for (uint64_t i = 0; fill && i < kWords; ++i)
       CHECK_EQ(static_cast<uint64_t *>(block)[i], i + 1);
     // (the free's entries are the data lines the next commit flushes; the
@@ -384,7 +375,7 @@ int main() {
     });
     ptm_stats(&after);
     if (round >= 0)
-      (fill ? two_write : two_only) = delta(before, after);
+      (fill ? two_write : two_only) = stats_delta(before, after);
     for (uint64_t i = 0; fill && i < kWords; ++i)
       CHECK_EQ(static_cast<uint64_t *>(block)[i], i + 1);
     CHECK_EQ(*static_cast<uint64_t *>(newer), 7u);
