@@ -24,3 +24,42 @@ function(ptm_labeled_test name label timeout)
   add_test(NAME ${name} COMMAND ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS ${label} TIMEOUT ${timeout})
 endfunction()
+
+# Crafty's hardware-transaction path (PTM_HTM, runtime/htm/htm.h) is chosen
+# by the CPU when left to `auto`: RTM where it works, the single global lock
+# elsewhere. A test's verdict must not depend on the CPU, so each crafty test
+# names its path: `-emulated` (PTM_HTM=emulate, every machine), `-rtm`
+# (through test/with_rtm.sh: skipped, saying why, where the CPU has no usable
+# RTM), and unsuffixed the single global lock (PTM_HTM=off, set here).
+set(PTM_WITH_RTM ${CMAKE_CURRENT_LIST_DIR}/../test/with_rtm.sh)
+
+# ptm_pin_htm_path(): call at the end of a folder's CMakeLists.txt. Every
+# test of the folder whose name contains `crafty` and whose ENVIRONMENT sets
+# no PTM_HTM gets PTM_HTM=off.
+function(ptm_pin_htm_path)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(t IN LISTS tests)
+    if(NOT t MATCHES "crafty")
+      continue()
+    endif()
+    get_test_property(${t} ENVIRONMENT env)
+    if(NOT env)
+      set(env "")
+    endif()
+    if(NOT env MATCHES "PTM_HTM=")
+      list(APPEND env PTM_HTM=off)
+      set_tests_properties(${t} PROPERTIES ENVIRONMENT "${env}")
+    endif()
+  endforeach()
+endfunction()
+
+# ptm_rtm_copy(NAME [ENV vars...] COMMAND args...): test NAME running the
+# command on RTM (PTM_HTM=rtm, and ENV) through test/with_rtm.sh, skipped
+# where the CPU has none.
+function(ptm_rtm_copy name)
+  cmake_parse_arguments(R "" "" "ENV;COMMAND" ${ARGN})
+  list(APPEND R_ENV PTM_HTM=rtm)
+  add_test(NAME ${name} COMMAND ${PTM_WITH_RTM} ${R_COMMAND})
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77
+                       ENVIRONMENT "${R_ENV}")
+endfunction()

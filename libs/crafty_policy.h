@@ -324,7 +324,7 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
           for (uint64_t i = c.nredo; i-- > 0;) // program order
             put_bytes(p, c.redo[i].word, c.redo[i].value, c.redo[i].mask);
           publish(s, c.seen + 1, p);
-          if (hw_end_status(p, status)) {
+          if ((status = hw_commit(p)) == htm::kStarted) {
             crafty_stats.redo_commits.fetch_add(1, std::memory_order_relaxed);
             return durable(tx, c, c.seen + 1);
           }
@@ -370,7 +370,7 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
         }
         if (current) {
           htm::store(p, &s.hdr->commit_order, now + 1);
-          if (hw_end_status(p, status)) {
+          if ((status = hw_commit(p)) == htm::kStarted) {
             persist::clwb(&s.hdr->status);
             persist::sfence();
             c.seen = now;
@@ -588,33 +588,40 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
   // --- helpers ---------------------------------------------------------------
 
   // Begins a hardware transaction. DRAIN: its stores must not reach NVM
-  // before the flushes issued before it (RTM's commit orders them; the
-  // emulation fences first).
+  // before the flushes issued before it. The emulation fences first. On RTM
+  // the region's commit orders them, as a locked instruction does, and the
+  // region's stores reach memory only then: the crash simulator is told of
+  // that fence here, before them (told after the commit, it would see the
+  // stores while it still counts the flushes pending).
   static unsigned hw_begin(Path p, bool drain) {
-    if (p == Path::Rtm)
+    if (p == Path::Rtm) {
+      if (drain)
+        persist::fenced_by_rmw();
       return htm::rtm_begin();
+    }
     htm::Emulation::begin(drain);
     return htm::kStarted;
   }
 
-  // Ends the running hardware transaction; false: the emulation aborted it
-  // (its status kept for begin), the attempt is to run again.
+  // Commits the running hardware transaction: htm::kStarted, or the status
+  // of the emulation's abort (an RTM abort resumes at rtm_begin instead).
+  static unsigned hw_commit(Path p) {
+    if (p == Path::Rtm) {
+      htm::rtm_end();
+      return htm::kStarted;
+    }
+    return htm::Emulation::end();
+  }
+
+  // hw_commit, or false with the abort's status kept for begin: the attempt
+  // is to run again.
   static bool hw_end(CraftyThread &c, Path p) {
-    unsigned status = htm::kStarted;
-    if (hw_end_status(p, status))
+    unsigned status = hw_commit(p);
+    if (status == htm::kStarted)
       return true;
     c.status = status;
     c.phase = CraftyThread::kNone;
     return false;
-  }
-  static bool hw_end_status(Path p, unsigned &status) {
-    if (p == Path::Rtm) {
-      htm::rtm_end();
-      persist::fenced_by_rmw(); // a committed RTM region orders as a lock
-      return true;
-    }
-    status = htm::Emulation::end();
-    return status == htm::kStarted;
   }
 
   static void write_header(pool::SlotHandle &s, uint64_t order, uint64_t n,
