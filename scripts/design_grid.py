@@ -23,9 +23,12 @@ the paper's four findings, each marked reproduced or not with the figures
 that decide it, to --out (and every run to --csv). --from-csv rewrites the
 report from an earlier run's CSV without running anything.
 
-The HTM row needs a `crafty` library (issue 18) and a CPU with RTM; where
-either is missing the row says so. HTM with redo logging is DHTM, which
-needs its own hardware (docs/algorithms.md).
+The HTM row is `crafty` (docs/algorithms.md), its hardware path forced with
+PTM_HTM: on RTM where the CPU has it, else on the emulation, which runs one
+hardware transaction at a time. Emulated figures are crafty's protocol
+costs, not RTM's concurrency: the report says which path ran, and the
+findings about HTM are then reported but not decided. HTM with redo logging
+is DHTM, which needs its own hardware (docs/algorithms.md).
 """
 import csv
 import itertools
@@ -73,14 +76,18 @@ def has_rtm():
     return False
 
 
-def htm_absent_reason(known_libs, rtm):
-    """Why the HTM row is empty, or None when it can be measured."""
-    reasons = []
+NO_CRAFTY = "no `crafty` library in Makefile.libnames"
+EMULATED = ("this CPU has no RTM (`grep -w rtm /proc/cpuinfo`): the HTM row "
+            "is crafty's hardware path on the emulation (PTM_HTM=emulate), "
+            "one hardware transaction at a time, not RTM's concurrency")
+
+
+def htm_path(known_libs, rtm):
+    """(PTM_HTM of the HTM row's runs or None, why the findings about HTM
+    cannot be decided here or None)."""
     if "crafty" not in known_libs:
-        reasons.append("no `crafty` library yet (issue 18)")
-    if not rtm:
-        reasons.append("this CPU has no RTM (`grep -w rtm /proc/cpuinfo`)")
-    return "; ".join(reasons) or None
+        return None, NO_CRAFTY
+    return ("rtm", None) if rtm else ("emulate", EMULATED)
 
 
 def target(bench, lib):
@@ -234,23 +241,24 @@ def findings(grid, htm_reason):
     lines = ["under ADR, the logging that wins most cells per workload: " +
              ", ".join(f"{b} {w}" for b, w in sorted(per_bench.items()))]
     depends = len(set(per_bench.values())) > 1
+    best = []
+    for b in grid.benches:
+        for t in grid.threads:
+            for lat in grid.latencies:
+                vals = {(s, lg): grid.persistent(b, t, "ADR", lat, s, lg)
+                        for s in SYNCS for lg in LOGS}
+                vals = {k: v for k, v in vals.items() if v}
+                if any(s == "HTM" for s, _ in vals):
+                    best.append(max(vals, key=vals.get)[0] == "HTM")
+    if best:
+        lines.append(f"HTM is the fastest cell under ADR in "
+                     f"{share(best, bool):.0%} of {len(best)} configurations")
     if htm_reason:
-        lines.append(f"HTM row: not measured here: {htm_reason}")
+        lines.append(f"its HTM half is not decided here: {htm_reason}")
         title_verdict = ("**not testable here** (HTM); its second half, "
                          "undo vs redo depends on the workload: " +
                          verdict(depends))
     else:
-        best = []
-        for b in grid.benches:
-            for t in grid.threads:
-                for lat in grid.latencies:
-                    vals = {(s, lg): grid.persistent(b, t, "ADR", lat, s, lg)
-                            for s in SYNCS for lg in LOGS}
-                    vals = {k: v for k, v in vals.items() if v}
-                    if vals:
-                        best.append(max(vals, key=vals.get)[0] == "HTM")
-        lines.append(f"HTM is the fastest cell under ADR in "
-                     f"{share(best, bool):.0%} of {len(best)} configurations")
         title_verdict = verdict(share(best, bool) >= MAJORITY and depends)
     out.append(("2. With transient caches (ADR), HTM is the best choice; "
                 "undo or redo depends on the application.", title_verdict,
@@ -268,29 +276,34 @@ def findings(grid, htm_reason):
 
     # 4. Scaling: throughput grows with threads despite persistence; STM
     # scales where the lock (or HTM) does not.
-    lines, stm_up, lock_up = [], [], []
+    lines = []
+    up = {s: [] for s in SYNCS}
     if len(grid.threads) >= 2:
         lo, hi = grid.threads[0], grid.threads[-1]
         for b in grid.benches:
             for lat in grid.latencies:
                 for domain in DOMAINS:
                     for log in LOGS:
-                        for s, acc in (("STM", stm_up), ("locks", lock_up)):
+                        for s in SYNCS:
                             a = grid.persistent(b, hi, domain, lat, s, log)
                             z = grid.persistent(b, lo, domain, lat, s, log)
                             if a and z:
-                                acc.append(a / z)
+                                up[s].append(a / z)
+        stm_up, lock_up, htm_up = up["STM"], up["locks"], up["HTM"]
         lines.append(f"{hi} threads / {lo}: persistent STM faster in "
                      f"{above_one(stm_up):.0%} of {len(stm_up)} cells (median "
                      f"{med(stm_up):.2f}); persistent locks in "
                      f"{above_one(lock_up):.0%} (median {med(lock_up):.2f})")
+        if htm_up:
+            lines.append(f"HTM row: faster in {above_one(htm_up):.0%} of "
+                         f"{len(htm_up)} cells (median {med(htm_up):.2f})")
         v = verdict(bool(stm_up) and above_one(stm_up) >= MAJORITY)
     else:
         lines.append("one thread count only: nothing to compare")
         v = "**not testable** (one thread count)"
     if htm_reason:
         lines.append(f"its HTM half (crash-consistent HTM limited by aborts) "
-                     f"is not measured here: {htm_reason}")
+                     f"is not decided here: {htm_reason}")
     out.append(("4. As applications scale, throughput grows despite the cost "
                 "of crash consistency; where HTM stops scaling for aborts, "
                 "STM keeps it.", v, lines))
@@ -340,6 +353,23 @@ def grid_tables(grid):
     return "\n\n".join(out)
 
 
+def htm_reason_of(rows, default):
+    """Why the findings about HTM cannot be decided on ROWS (an earlier
+    run's CSV): by the path its HTM runs took; DEFAULT without such runs."""
+    paths = {r.get("htm") for r in rows}
+    if "rtm" in paths:
+        return None
+    return EMULATED if "emulate" in paths else default
+
+
+def htm_note(sync, rows):
+    """For the HTM row: the path its runs took (the rows' `htm` field)."""
+    if sync != "HTM":
+        return ""
+    paths = sorted({r.get("htm") for r in rows if r.get("htm")})
+    return f"; PTM_HTM={'/'.join(paths)}" if paths else ""
+
+
 def report(rows, cells, htm_reason, header):
     grid = Grid(rows, cells)
     lines = ["# Persistence and synchronization: the design grid", "",
@@ -347,7 +377,8 @@ def report(rows, cells, htm_reason, header):
              "", *header, "",
              "Cells (synchronization x logging): " + "; ".join(
                  f"{s} + {lg}: `{cells[(s, lg)][0]}` (volatile twin "
-                 f"`{cells[(s, lg)][1]}`)" if (s, lg) in cells else
+                 f"`{cells[(s, lg)][1]}`{htm_note(s, rows)})"
+                 if (s, lg) in cells else
                  f"{s} + {lg}: {MISSING_CELL.get((s, lg), htm_reason)}"
                  for s in SYNCS for lg in LOGS) + ".",
              "Domains: ADR is the default runtime (every durable store "
@@ -410,12 +441,12 @@ def main():
             parser.error(f"--bench: '{b}' is not a benchmark name")
 
     known = libnames()
-    htm_reason = htm_absent_reason(known, has_rtm())
-    cells = {k: v for k, v in CELLS.items()
-             if v[0] in known and not (k[0] == "HTM" and htm_reason)}
+    htm, htm_reason = htm_path(known, has_rtm())
+    cells = {k: v for k, v in CELLS.items() if v[0] in known}
     command = "scripts/design_grid.py " + " ".join(sys.argv[1:])
     if args.from_csv:
         rows = read_csv(args.from_csv)
+        htm_reason = htm_reason_of(rows, htm_reason)
         header = [f"- data: `{args.from_csv.name}`, reported with "
                   f"`{command}`"]
         args.out.write_text(report(rows, cells, htm_reason, header))
@@ -443,6 +474,9 @@ def main():
         env.pop("PTM_NVM_LATENCY_NS", None)
         if lat:
             env["PTM_NVM_LATENCY_NS"] = str(lat)
+        path = htm if lib == CELLS[("HTM", "undo")][0] else ""
+        if path:
+            env["PTM_HTM"] = path
         extra = STAMP_OPTIONS.get(b, "").split()
         fields = run(tree / "bench" / f"{b}.{lib}", t,
                      ["-d", str(args.duration)], extra, 600, env)
@@ -451,13 +485,14 @@ def main():
             fields["status"] = "flushed-under-eADR"
         rows.append({"bench": b, "threads": t, "domain": domain,
                      "latency_ns": lat, "lib": lib, "rep": rep + 1,
-                     **fields})
+                     "htm": path, **fields})
         progress.done += 1
     progress.show("done")
     progress.finish()
     loads.append(load_average())
     write_runs_csv(args.csv, rows, ["bench", "threads", "domain",
-                                    "latency_ns", "lib", "rep", "status"])
+                                    "latency_ns", "lib", "rep", "htm",
+                                    "status"])
     header = [
         f"- machine: {machine()}; load average {loads[0]} at the start, "
         f"{loads[1]} at the end",
