@@ -148,10 +148,7 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
           c.cursor = 0;
           return;
         }
-        if (p == Path::Rtm)
-          htm::rtm_abort<kCodeSgl>();
-        htm::Emulation::abort();
-        status = htm::kExplicit | unsigned(kCodeSgl) << 24;
+        status = explicit_abort<kCodeSgl>(p);
       }
       if (p == Path::Rtm)
         stat_add(tx.stats->aborts);
@@ -316,29 +313,23 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
 
   static bool redo_phase(TxThread &tx, CraftyThread &c, Path p) {
     pool::SlotHandle &s = pool::tls_slot;
-    for (unsigned tries = 0; tries < kRedoTries; ++tries) {
-      unsigned status = hw_begin(p, /*drain=*/c.pool_writes);
-      if (status == htm::kStarted) {
-        if (sgl.load(std::memory_order_relaxed) == 0 &&
-            counter.load(std::memory_order_relaxed) == c.seen) {
+    bool done = hw_phase<kCodeCheck>(
+        p, /*drain=*/c.pool_writes, [] {},
+        [&] {
+          if (sgl.load(std::memory_order_relaxed) != 0 ||
+              counter.load(std::memory_order_relaxed) != c.seen)
+            return false;
           for (uint64_t i = c.nredo; i-- > 0;) // program order
             put_bytes(p, c.redo[i].word, c.redo[i].value, c.redo[i].mask);
           publish(s, c.seen + 1, p);
-          if ((status = hw_commit(p)) == htm::kStarted) {
-            crafty_stats.redo_commits.fetch_add(1, std::memory_order_relaxed);
-            return durable(tx, c, c.seen + 1);
-          }
-        } else {
-          if (p == Path::Rtm)
-            htm::rtm_abort<kCodeCheck>();
-          htm::Emulation::abort();
-          status = htm::kExplicit | unsigned(kCodeCheck) << 24;
-        }
-      }
-      count_abort(status);
-      if (status & htm::kExplicit)
-        break; // the counter moved (or the SGL is held): validate
+          return true;
+        });
+    if (done) {
+      crafty_stats.redo_commits.fetch_add(1, std::memory_order_relaxed);
+      return durable(tx, c, c.seen + 1);
     }
+    // The counter moved (or the SGL is held, or the attempts kept
+    // aborting): validate.
     crafty_stats.redo_failed.fetch_add(1, std::memory_order_relaxed);
     c.validate_next = restamp(c, p);
     c.phase = CraftyThread::kNone;
@@ -354,38 +345,33 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
   // aborting): the transaction logs again.
   static bool restamp(CraftyThread &c, Path p) {
     pool::SlotHandle &s = pool::tls_slot;
-    for (unsigned tries = 0; tries < kRedoTries; ++tries) {
-      while (sgl.load(std::memory_order_acquire))
-        wait_sgl();
-      uint64_t now = counter.load(std::memory_order_acquire);
-      unsigned status = hw_begin(p, /*drain=*/false);
-      if (status == htm::kStarted) {
-        bool current = sgl.load(std::memory_order_relaxed) == 0 &&
-                       counter.load(std::memory_order_relaxed) == now;
-        const TxThread &tx = this_thread();
-        for (uint64_t i = 0; current && i < s.count; ++i) {
-          const pool::LogEntry &e = s.entries[i];
-          current = dead_stack(tx, e.addr) ||
-                    same_bytes(e.addr, e.data, uint8_t(e.meta & 0xff));
-        }
-        if (current) {
-          htm::store(p, &s.hdr->commit_order, now + 1);
-          if ((status = hw_commit(p)) == htm::kStarted) {
-            persist::clwb(&s.hdr->status);
-            persist::sfence();
-            c.seen = now;
-            return true;
+    const TxThread &tx = this_thread();
+    uint64_t now = 0;
+    bool done = hw_phase<kCodeValidate>(
+        p, /*drain=*/false,
+        [&] {
+          while (sgl.load(std::memory_order_acquire))
+            wait_sgl();
+          now = counter.load(std::memory_order_acquire);
+        },
+        [&] {
+          if (sgl.load(std::memory_order_relaxed) != 0 ||
+              counter.load(std::memory_order_relaxed) != now)
+            return false;
+          for (uint64_t i = 0; i < s.count; ++i) {
+            const pool::LogEntry &e = s.entries[i];
+            if (!dead_stack(tx, e.addr) &&
+                !same_bytes(e.addr, e.data, uint8_t(e.meta & 0xff)))
+              return false;
           }
-        } else {
-          if (p == Path::Rtm)
-            htm::rtm_abort<kCodeValidate>();
-          htm::Emulation::abort();
-          status = htm::kExplicit | unsigned(kCodeValidate) << 24;
-        }
-      }
-      count_abort(status);
-      if (status & htm::kExplicit)
-        break;
+          htm::store(p, &s.hdr->commit_order, now + 1);
+          return true;
+        });
+    if (done) {
+      persist::clwb(&s.hdr->status);
+      persist::sfence();
+      c.seen = now;
+      return true;
     }
     crafty_stats.validate_failed.fetch_add(1, std::memory_order_relaxed);
     ++c.failures;
@@ -513,9 +499,7 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
     case CraftyThread::kValidate:
       // The glue aborts a hardware attempt (ptm_restart, an injected
       // abort, an exception leaving it).
-      if (htm::path() == Path::Rtm)
-        htm::rtm_abort<kCodeRestart>();
-      htm::Emulation::abort();
+      explicit_abort<kCodeRestart>(htm::path());
       c.validate_next = false;
       break;
     default: // aborted already (emulation), or a Validate to come
@@ -543,10 +527,7 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
   template <unsigned char Code>
   [[noreturn]] __attribute__((noinline)) static void hw_abort(TxThread &tx,
                                                               CraftyThread &c) {
-    if (htm::path() == Path::Rtm)
-      htm::rtm_abort<Code>();
-    htm::Emulation::abort();
-    c.status = htm::kExplicit | unsigned(Code) << 24;
+    c.status = explicit_abort<Code>(htm::path());
     c.phase = CraftyThread::kNone;
     tx_conflict<Self>(tx, AbortCause::Serialize);
   }
@@ -611,6 +592,37 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
       return htm::kStarted;
     }
     return htm::Emulation::end();
+  }
+
+  // Aborts the running hardware transaction with CODE where the caller goes
+  // on after it: RTM returns to its xbegin; the emulation's abort status is
+  // returned.
+  template <unsigned char Code> static unsigned explicit_abort(Path p) {
+    if (p == Path::Rtm)
+      htm::rtm_abort<Code>();
+    htm::Emulation::abort();
+    return htm::kExplicit | unsigned(Code) << 24;
+  }
+
+  // A phase after the Log phase (Redo, restamp): a hardware transaction,
+  // tried up to kRedoTries times. PREPARE runs before each attempt; BODY,
+  // inside it, returns whether the phase may commit (its stores made), or
+  // false to abort it with CODE, which ends the tries (the state it checks
+  // has moved on). True: an attempt committed.
+  template <unsigned char Code, class Prepare, class Body>
+  static bool hw_phase(Path p, bool drain, Prepare prepare, Body body) {
+    for (unsigned tries = 0; tries < kRedoTries; ++tries) {
+      prepare();
+      unsigned status = hw_begin(p, drain);
+      if (status == htm::kStarted)
+        status = body() ? hw_commit(p) : explicit_abort<Code>(p);
+      if (status == htm::kStarted)
+        return true;
+      count_abort(status);
+      if (status & htm::kExplicit)
+        break;
+    }
+    return false;
   }
 
   // hw_commit, or false with the abort's status kept for begin: the attempt

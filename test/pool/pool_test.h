@@ -1,12 +1,14 @@
 //===- pool_test.h - helpers of the pool tests ------------------*- C++ -*-===//
 //
-// Temporary pool paths (removed at exit), stderr capture, file hashes.
+// Temporary pool paths (removed at exit), statistics deltas, a transaction
+// writing outside the pool, stderr capture, file hashes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_TEST_POOL_POOL_TEST_H
 #define PTM_TEST_POOL_POOL_TEST_H
 
 #include "../unit/check.h"
+#include "ptm_abi.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -36,6 +38,35 @@ inline ptm_stats_t stats_delta(const ptm_stats_t &a, const ptm_stats_t &b) {
   uint64_t *pd = &d.commits;
   for (size_t i = 0; i < sizeof d / sizeof(uint64_t); ++i)
     pd[i] = pb[i] - pa[i];
+  return d;
+}
+
+// A transaction that writes 16 words outside the pool, 8 into GLOBAL8 (a
+// static array) and 8 into a DRAM block: the statistics it added, its
+// values checked.
+inline ptm_stats_t write_outside_pool(uint64_t *global8) {
+  auto *heap = static_cast<uint64_t *>(aligned_alloc(64, 8 * sizeof(uint64_t)));
+  CHECK(heap != nullptr);
+  for (int i = 0; i < 8; ++i)
+    heap[i] = global8[i] = 0;
+  ptm_stats_t before, after;
+  ptm_stats(&before);
+  run_tx([&] {
+    for (uint64_t i = 0; i < 8; ++i) {
+      __ptm_write_8(&global8[i], i + 1);
+      __ptm_write_8(&heap[i], i + 2);
+    }
+  });
+  ptm_stats(&after);
+  for (uint64_t i = 0; i < 8; ++i) {
+    CHECK_EQ(global8[i], i + 1);
+    CHECK_EQ(heap[i], i + 2);
+  }
+  free(heap);
+  ptm_stats_t d = stats_delta(before, after);
+  printf("%s 16 words outside the pool: clwb %llu sfence %llu\n",
+         ptm_algorithm(), (unsigned long long)d.clwb,
+         (unsigned long long)d.sfence);
   return d;
 }
 

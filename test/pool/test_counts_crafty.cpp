@@ -84,29 +84,11 @@ int main() {
 
   // Outside the pool: atomic, never flushed or fenced.
   {
-    auto *heap = static_cast<uint64_t *>(aligned_alloc(64, 64));
-    CHECK(heap != nullptr);
-    ptm_stats_t before, after;
-    ptm_stats(&before);
-    run_tx([&] {
-      for (uint64_t i = 0; i < 8; ++i) {
-        __ptm_write_8(&global_words[i], i + 1);
-        __ptm_write_8(&heap[i], i + 2);
-      }
-    });
-    ptm_stats(&after);
-    ptm_stats_t d = stats_delta(before, after);
-    printf("crafty 16 words outside the pool: clwb %llu sfence %llu\n",
-           (unsigned long long)d.clwb, (unsigned long long)d.sfence);
-    for (uint64_t i = 0; i < 8; ++i) {
-      CHECK_EQ(global_words[i], i + 1);
-      CHECK_EQ(heap[i], i + 2);
-    }
+    ptm_stats_t d = write_outside_pool(global_words);
     if (!injected) {
       CHECK_EQ(d.clwb, 0u);
       CHECK_EQ(d.sfence, 0u);
     }
-    free(heap);
   }
 
   // Read-only.
