@@ -4,24 +4,38 @@ memcached as the reference.
 
 Each run starts a server (<build>/bench/memcached.<lib>, on a fresh pool in
 a temporary directory; `memcached` is Debian's /usr/bin/memcached) on a free
-port with -t THREADS, drives it with memcaslap (libmemcached-tools) for -d
-seconds with its default 90/10 get/set mix (the paper's ratio), and reads the
-client's TPS and the server's transaction statistics (`stats`). Writes one
-CSV row per run with scripts/bench.py's columns (bench, lib, threads, rep,
-status, ops_per_s, commits, aborts, clwb_per_tx, sfence_per_tx, ...) and
-prints the table of medians. A library written LIB@MODE runs
-ptm-memcached with `--durability=MODE` (e.g. ip_orec_lazy@buffered).
+port with -t THREADS, drives it for -d seconds with a 90/10 get/set mix
+(the paper's ratio), and reads the client's rate and the server's
+transaction statistics (`stats`). Writes one CSV row per run with
+scripts/bench.py's columns (bench, lib, threads, rep, status, ops_per_s,
+commits, aborts, clwb_per_tx, sfence_per_tx, ...) and prints the table of
+medians. A library written LIB@MODE runs ptm-memcached with
+`--durability=MODE` (e.g. ip_orec_lazy@buffered).
+
+The client (--client):
+  memcaslap   libmemcached-tools' (default): --client-threads threads,
+              --concurrency connections, one request outstanding on each.
+  ptm-mc-load ours (<build>/bin/ptm-mc-load, docs/memcached.md): one
+              thread, --concurrency connections with --pipeline requests
+              outstanding on each, --keys keys of --value-size bytes set
+              once before the run; every answer checked. Pipelined, it
+              keeps the server busy where memcaslap's client threads, on
+              the same cores, would set the pace. Adds the latency
+              percentiles (p50_us, p99_us, ...) to the rows and a table.
 
     scripts/memcached_bench.py [--build DIR] [--libs gp_orec_lazy,memcached]
                                [--threads 1,2] [--reps 1] [-d 5]
+                               [--client memcaslap|ptm-mc-load|PATH]
                                [--client-threads 2] [--concurrency 16]
-                               [--csv out.csv]
+                               [--pipeline 1] [--keys 100000]
+                               [--value-size 64] [--csv out.csv]
 """
 import os
 import pathlib
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -65,6 +79,72 @@ def server_stats(port):
     return dict(re.findall(r"STAT (\S+) (\S+)", data.decode()))
 
 
+def is_loadgen(client):
+    return pathlib.Path(client).name == "ptm-mc-load"
+
+
+def run_memcaslap(args, port):
+    client = [args.client, "-s", f"127.0.0.1:{port}", "-T",
+              str(args.client_threads), "-c", str(args.concurrency),
+              "-t", f"{args.duration}s"]
+    try:
+        out = subprocess.run(client, capture_output=True, text=True,
+                             timeout=args.duration + 60)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout"}
+    m = re.findall(r"TPS: (\d+)", out.stdout)
+    if out.returncode != 0 or not m:
+        return {"status": f"client-exit{out.returncode}",
+                "error": (out.stdout + out.stderr)[-300:]}
+    fields = dict(re.findall(r"^(\w+): (\d+)$", out.stdout, re.M))
+    return {"status": "ok", "ops_per_s": int(m[-1]),
+            "get_misses": int(fields.get("get_misses", 0)),
+            "client": f"memcaslap -T{args.client_threads} "
+                      f"-c{args.concurrency}"}
+
+
+LATENCIES = ["p50_us", "p90_us", "p99_us", "p999_us"]
+
+
+def run_loadgen(args, port):
+    client = [args.client, "-s", f"127.0.0.1:{port}", "-c",
+              str(args.concurrency), "-P", str(args.pipeline), "-k",
+              str(args.keys), "-v", str(args.value_size), "-r", "90", "-d",
+              str(args.duration), "--preload"]
+    try:
+        out = subprocess.run(client, capture_output=True, text=True,
+                             timeout=args.duration + 120)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout"}
+    m = re.search(r"^RESULT (.*)$", out.stdout, re.M)
+    if out.returncode != 0 or not m:
+        return {"status": f"client-exit{out.returncode}",
+                "error": (out.stdout + out.stderr)[-300:]}
+    r = dict(kv.split("=", 1) for kv in m.group(1).split())
+    return {"status": "ok", "ops_per_s": float(r["ops_per_s"]),
+            "get_misses": int(r["misses"]),
+            **{q: float(r[q]) for q in LATENCIES},
+            "client": f"ptm-mc-load -c{args.concurrency} -P{args.pipeline} "
+                      f"-k{args.keys} -v{args.value_size}"}
+
+
+def latency_table(rows):
+    """Medians of the latency percentiles, per server and workers."""
+    groups = {}
+    for r in rows:
+        if r["status"] == "ok" and "p50_us" in r:
+            groups.setdefault((r["lib"], int(r["threads"])), []).append(r)
+    lines = ["| server | workers | " +
+             " | ".join(f"{q[:-3]} (us)" for q in LATENCIES) + " |",
+             "|---|---|" + "---:|" * len(LATENCIES)]
+    for (lib, t), runs in sorted(groups.items()):
+        med = [statistics.median(float(r[q]) for r in runs)
+               for q in LATENCIES]
+        lines.append(f"| {lib} | {t} | " +
+                     " | ".join(f"{v:,.1f}" for v in med) + " |")
+    return "\n".join(lines)
+
+
 def run_one(args, lib, threads, tmp):
     port = free_port()
     common = ["-p", str(port), "-U", "0", "-l", "127.0.0.1", "-t",
@@ -93,31 +173,20 @@ def run_one(args, lib, threads, tmp):
         if not wait_port(port, proc):
             return {"status": "no-server",
                     "error": (proc.stderr.read() or "")[-300:]}
-        client = [args.client, "-s", f"127.0.0.1:{port}", "-T",
-                  str(args.client_threads), "-c", str(args.concurrency),
-                  "-t", f"{args.duration}s"]
-        try:
-            out = subprocess.run(client, capture_output=True, text=True,
-                                 timeout=args.duration + 60)
-        except subprocess.TimeoutExpired:
-            return {"status": "timeout"}
-        m = re.findall(r"TPS: (\d+)", out.stdout)
-        if out.returncode != 0 or not m:
-            return {"status": f"client-exit{out.returncode}",
-                    "error": (out.stdout + out.stderr)[-300:]}
-        fields = dict(re.findall(r"^(\w+): (\d+)$", out.stdout, re.M))
+        result = (run_loadgen if is_loadgen(args.client) else
+                  run_memcaslap)(args, port)
+        if result.get("status") != "ok":
+            return result
         st = server_stats(port)
         commits = int(st.get("ptm_commits", 0))
-        return {"status": "ok", "ops_per_s": int(m[-1]),
+        return {**result,
                 "commits": commits,
                 "aborts": int(st.get("ptm_aborts", 0)),
                 "clwb_per_tx": round(int(st.get("ptm_clwb", 0)) /
                                      max(1, commits), 2),
                 "sfence_per_tx": round(int(st.get("ptm_sfence", 0)) /
                                        max(1, commits), 2),
-                "get_misses": int(fields.get("get_misses", 0)),
-                "client": f"{pathlib.Path(args.client).name} "
-                          f"-T{args.client_threads} -c{args.concurrency}"}
+                "evictions": int(st.get("evictions", 0))}
     finally:
         proc.terminate()
         try:
@@ -139,15 +208,20 @@ def main():
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("-d", "--duration", type=int, default=5)
     ap.add_argument("--memory", type=int, default=256, help="-m MB")
-    ap.add_argument("--client", default=shutil.which("memcaslap") or
-                    "memcaslap")
+    ap.add_argument("--client", default="memcaslap")
     ap.add_argument("--client-threads", type=int, default=2)
     ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument("--pipeline", type=int, default=1)
+    ap.add_argument("--keys", type=int, default=100000)
+    ap.add_argument("--value-size", type=int, default=64)
     ap.add_argument("--csv", type=pathlib.Path)
     args = ap.parse_args()
+    if args.client == "ptm-mc-load":
+        args.client = str(args.build / "bin" / "ptm-mc-load")
     if not shutil.which(args.client):
         sys.exit(f"memcached_bench: {args.client} not found "
-                 "(apt libmemcached-tools; scripts/install-deps.sh)")
+                 "(memcaslap: apt libmemcached-tools, scripts/"
+                 "install-deps.sh; ptm-mc-load: ninja -C BUILD ptm-mc-load)")
     for t in args.threads:
         if not t.isdigit() or int(t) < 1:
             sys.exit(f"memcached_bench: bad thread count '{t}'")
@@ -169,6 +243,8 @@ def main():
     print(f"command: {' '.join(sys.argv)}")
     print(f"csv: {out}\n")
     print(median_table(rows))
+    if is_loadgen(args.client):
+        print("\n" + latency_table(rows))
     return 1 if any(r["status"] != "ok" for r in rows) else 0
 
 
