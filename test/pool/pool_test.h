@@ -70,6 +70,23 @@ inline ptm_stats_t write_outside_pool(uint64_t *global8) {
   return d;
 }
 
+// A read-only transaction summing WORDS[8 * i] for i < 10 (ten lines): the
+// statistics it added; the sum in SUM.
+inline ptm_stats_t read_ten_lines(const uint64_t *words, uint64_t &sum) {
+  ptm_stats_t before, after;
+  ptm_stats(&before);
+  run_tx([&] {
+    sum = 0;
+    for (int i = 0; i < 10; ++i)
+      sum += __ptm_read_8(&words[8 * i]);
+  });
+  ptm_stats(&after);
+  ptm_stats_t d = stats_delta(before, after);
+  printf("%s read-only: clwb %llu sfence %llu\n", ptm_algorithm(),
+         (unsigned long long)d.clwb, (unsigned long long)d.sfence);
+  return d;
+}
+
 // FNV-1a of the whole file (and its size): "the file is unchanged".
 inline uint64_t file_hash(const std::string &path) {
   uint64_t h = 0xcbf29ce484222325ull;

@@ -199,18 +199,9 @@ int main() {
 
   // Read-only: lazy flushes and fences nothing; eager marks itself active
   // at begin (Listing 1 line 23-24) and returns at commit.
-  ptm_stats_t before, after;
-  ptm_stats(&before);
   uint64_t sum = 0;
-  run_tx([&] {
-    sum = 0;
-    for (int i = 0; i < 10; ++i)
-      sum += __ptm_read_8(&words[8 * i]);
-  });
-  ptm_stats(&after);
-  ptm_stats_t d = stats_delta(before, after);
-  printf("%s read-only: clwb %llu sfence %llu\n", ptm_algorithm(),
-         (unsigned long long)d.clwb, (unsigned long long)d.sfence);
+  ptm_stats_t d = read_ten_lines(words, sum);
+  ptm_stats_t before, after; // (the cases below)
   CHECK_EQ(d.clwb, flushes(lazy ? 0u : 1 - sealed));
   CHECK_EQ(d.sfence, lazy ? 0u : 1 - sealed);
   CHECK(sum > 0);

@@ -93,18 +93,8 @@ int main() {
 
   // Read-only.
   {
-    ptm_stats_t before, after;
-    ptm_stats(&before);
     uint64_t sum = 0;
-    run_tx([&] {
-      sum = 0;
-      for (int i = 0; i < 10; ++i)
-        sum += __ptm_read_8(&words[8 * i]);
-    });
-    ptm_stats(&after);
-    ptm_stats_t d = stats_delta(before, after);
-    printf("crafty read-only: clwb %llu sfence %llu\n",
-           (unsigned long long)d.clwb, (unsigned long long)d.sfence);
+    ptm_stats_t d = read_ten_lines(words, sum);
     CHECK_EQ(sum, total);
     CHECK_EQ(d.clwb, 0u);
     CHECK_EQ(d.sfence, 0u);
