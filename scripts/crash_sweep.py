@@ -12,12 +12,17 @@ mutation check: the same sweep on a deliberately broken persistence layer
     scripts/crash_sweep.py [--build build] [--libs all|p_cgl_lazy,...]
         [--workloads bank,list,btree,alloc] [--ops 50] [--points all|K]
         [--modes none,all,random] [--seeds K] [--recovery all|K] [-j N]
-        [--threads T] [--mutations LIB=SPEC,...] [--work DIR]
+        [--threads T] [--buffered K] [--mutations LIB=SPEC,...] [--work DIR]
 
 With --threads T (1..8) every run, the mutation runs included, deals its
 operations to T threads and the recovered state is checked against the
 commit order (docs/crash_simulator.md); the events of a run then depend on
 the schedule, so a point past the end of a run is counted as not reached.
+
+With --buffered K every run is under buffered durability, each thread
+calling ptm_sync after every K of its operations (docs/crash_simulator.md,
+"Buffered durability"); --libs all then means the libraries that offer the
+mode, and the default seeded bugs are the persister's.
 
 Prints progress on stderr, every violation with the command that reproduces
 it, and a table: library, crash points tried, cases, images recovered,
@@ -39,6 +44,13 @@ from sweeplib import csv_list, libnames, parse_tagged  # noqa: E402
 # Fences and flushes the commit protocols need (docs/crash_simulator.md).
 DEFAULT_MUTATIONS = ("p_cgl_eager=drop-fence:2,p_cgl_eager=drop-clwb:1,"
                      "p_cgl_lazy=drop-fence:1,p_cgl_lazy=drop-clwb:3")
+# The persister's record (buffered durability).
+BUFFERED_MUTATIONS = ("ip_orec_lazy=drop-fence:1,ip_orec_lazy=drop-fence:2,"
+                      "ip_orec_lazy=drop-clwb:1")
+# The libraries that offer buffered durability (docs/durability.md; the same
+# rule as test/crash/CMakeLists.txt's PTM_CRASH_BUFFERED_LIBS).
+BUFFERED_LIBS = re.compile(
+    r"^(gp|ip)_(cgl_lazy|cgl_eager|orec_lazy|orec_mixed|norec|ring)$")
 
 
 def persistent_libs():
@@ -50,6 +62,8 @@ def run_sweep(exe, workload, args, work, mutation):
     cmd = [str(exe), "sweep", workload, "--dir", str(work),
            "--pool-tool", str(args.pool_tool),
            "--threads", str(args.threads)]
+    if args.buffered is not None:
+        cmd += ["--buffered", str(args.buffered)]
     if mutation:
         cmd += ["--ops", "10", "--points", "all", "--modes", "random",
                 "--seeds", "4", "--mutate", mutation, "--expect-violations"]
@@ -74,10 +88,15 @@ def main():
                     help="random-mode seeds per crash point")
     ap.add_argument("--recovery", default="1",
                     help="crash points inside each image's recovery (all|K)")
-    ap.add_argument("--mutations", default=DEFAULT_MUTATIONS,
+    ap.add_argument("--buffered", type=int, default=None, metavar="K",
+                    help="buffered durability, ptm_sync every K operations "
+                         "of a thread")
+    ap.add_argument("--mutations", default=None,
                     help="seeded bugs LIB=SPEC (PTM_CRASH_MUTATE), each run "
                          "on bank (10 operations, every event, 4 random "
-                         "seeds) until a violation; '' for none")
+                         "seeds) until a violation; '' for none (default: "
+                         "the commit protocols', or with --buffered the "
+                         "persister's)")
     ap.add_argument("--work", default=None,
                     help="work directory (default <build>/crash-sweep)")
     ap.add_argument("--threads", type=int, default=1,
@@ -94,7 +113,14 @@ def main():
     args.pool_tool = build / "bin" / "ptm-pool"
     if not args.pool_tool.exists():
         sys.exit(f"crash_sweep: {args.pool_tool} is missing (build ptm-pool)")
+    if args.buffered is not None and args.buffered < 0:
+        sys.exit(f"crash_sweep: --buffered wants K >= 0, not {args.buffered}")
+    if args.mutations is None:
+        args.mutations = (DEFAULT_MUTATIONS if args.buffered is None
+                          else BUFFERED_MUTATIONS)
     libs = persistent_libs() if args.libs == "all" else csv_list(args.libs)
+    if args.buffered is not None and args.libs == "all":
+        libs = [lib for lib in libs if BUFFERED_LIBS.match(lib)]
     for lib in libs:
         if not (build / "bin" / f"crash_test.{lib}").exists():
             sys.exit(f"crash_sweep: {build}/bin/crash_test.{lib} is missing "
@@ -119,7 +145,8 @@ def main():
         for lib, w, m in jobs:
             exe = build / "bin" / f"crash_test.{lib}"
             tag = (f"{lib}-{w}" + (f"-{m.replace(':', '')}" if m else "")
-                   + (f"-t{args.threads}" if args.threads > 1 else ""))
+                   + (f"-t{args.threads}" if args.threads > 1 else "")
+                   + ("-buffered" if args.buffered is not None else ""))
             futures[pool.submit(run_sweep, exe, w, args, work / tag,
                                 m)] = (lib, w, m)
         for n, f in enumerate(concurrent.futures.as_completed(futures), 1):
@@ -143,7 +170,10 @@ def main():
     print(f"\nCrash sweep: {args.ops} operations per run, "
           f"{args.threads} thread{'s' if args.threads > 1 else ''}, points "
           f"{args.points}, modes {args.modes}, {args.seeds} random seed(s), "
-          f"recovery crashes {args.recovery}\n")
+          f"recovery crashes {args.recovery}, durability "
+          + ("strict" if args.buffered is None else
+             f"buffered (ptm_sync every {args.buffered} operations of a "
+             "thread)") + "\n")
     print("| library | crash points tried | cases | images recovered "
           "| recovery crashes | invariant violations | harness errors "
           "| not reached |")

@@ -7,6 +7,7 @@
 #include "runtime/crash_sim/config.h"
 #include "runtime/crash_sim/image.h"
 #include "runtime/htm/htm.h"
+#include "runtime/persist/shadow.h"
 #include "runtime/pool/persistent_pool.h"
 #include "runtime/pool/thread_slot.h"
 
@@ -42,7 +43,10 @@ struct InFlight {
 struct State {
   std::mutex mu;
   bool tracking = false;
+  // The memory tracked: the pool's mapping, or under buffered durability
+  // the PM view (the file), whose copy at BASE is volatile DRAM.
   char *base = nullptr;
+  bool pm_view = false;
   uint64_t size = 0;
   uint64_t epoch = 0;
   char *persistent = nullptr; // shadow copy: the persistent image
@@ -68,12 +72,14 @@ State &state() {
 std::atomic<uint32_t> next_owner{1};
 __thread uint32_t tls_owner;
 
-// The mutation's position inside the calling thread's transaction.
+// The mutation's position inside the calling thread's transaction attempt,
+// or outside transactions inside its unit (persist::begin_unit).
 struct TxPosition {
-  uint64_t commits = ~0ull, aborts = ~0ull, attempt = 0;
+  uint64_t commits = ~0ull, aborts = ~0ull, attempt = 0, unit = 0;
   uint64_t fences = 0, clwbs = 0;
 };
 __thread TxPosition tls_position;
+__thread uint64_t tls_unit; // units this thread began
 
 uint32_t owner() {
   if (!tls_owner)
@@ -91,7 +97,8 @@ void print_count() {
           s.dropped ? " (mutated: some were dropped)" : "");
 }
 
-void start_tracking(State &s, const pool::PoolView &v, uint64_t epoch) {
+void start_tracking(State &s, char *live, uint64_t size, bool pm_view,
+                    uint64_t epoch) {
   std::string problem;
   if (!read_config(&s.config, &problem))
     fatal("crash simulator: %s", problem.c_str());
@@ -100,8 +107,9 @@ void start_tracking(State &s, const pool::PoolView &v, uint64_t epoch) {
     atexit(print_count);
   }
   free(s.persistent);
-  s.base = v.base;
-  s.size = v.size();
+  s.base = live;
+  s.size = size;
+  s.pm_view = pm_view;
   s.epoch = epoch;
   s.persistent = static_cast<char *>(malloc(s.size));
   if (!s.persistent)
@@ -224,21 +232,26 @@ void freeze_other_threads() {
 }
 
 // True if the mutation drops this event (the N-th of its kind in the
-// calling thread's transaction). Outside transactions nothing is dropped.
+// calling thread's transaction attempt, or in its unit of work outside
+// transactions). Elsewhere nothing is dropped.
 bool mutated(const Config &c, Kind kind) {
   if (c.mutation == Mutation::Off)
     return false;
   TxThread &tx = this_thread();
-  if (tx.attempt == 0)
+  TxPosition now;
+  if (tx.attempt != 0) {
+    now.commits = tx.stats->commits;
+    now.aborts = tx.stats->aborts;
+    now.attempt = tx.attempt;
+  } else if (tls_unit != 0) {
+    now.unit = tls_unit;
+  } else {
     return false;
-  TxPosition &p = tls_position;
-  uint64_t commits = tx.stats->commits, aborts = tx.stats->aborts;
-  if (p.commits != commits || p.aborts != aborts || p.attempt != tx.attempt) {
-    p = TxPosition();
-    p.commits = commits;
-    p.aborts = aborts;
-    p.attempt = tx.attempt;
   }
+  TxPosition &p = tls_position;
+  if (p.commits != now.commits || p.aborts != now.aborts ||
+      p.attempt != now.attempt || p.unit != now.unit)
+    p = now;
   if (kind == Kind::Fence)
     return c.mutation == Mutation::DropFence && ++p.fences == c.mutate_nth;
   return c.mutation == Mutation::DropClwb && ++p.clwbs == c.mutate_nth;
@@ -258,10 +271,17 @@ void observe(Kind kind, const void *addr) {
     s.tracking = false;
     return;
   }
+  // Buffered durability: the file is the PM view; once the mode ends (at
+  // ptm_close), what the close does to the pool's range stays in its DRAM
+  // copy and is no persistence event of the file.
+  bool pm_view = persist::flush_insn == persist::FlushInsn::Shadow;
   uint64_t epoch = pool::pool_epoch.load(std::memory_order_relaxed);
-  if (!s.tracking || v.base != s.base ||
+  if (s.tracking && s.pm_view && !pm_view && (epoch == 0 || epoch == s.epoch))
+    return;
+  char *live = pm_view ? v.base + persist::shadow.delta : v.base;
+  if (!s.tracking || live != s.base ||
       (s.epoch != 0 && epoch != 0 && epoch != s.epoch))
-    start_tracking(s, v, epoch);
+    start_tracking(s, live, v.size(), pm_view, epoch);
   else if (s.epoch == 0)
     s.epoch = epoch;
   ++s.events;
@@ -313,6 +333,8 @@ extern "C" void ptm_persist_observe_flush(const void *line) {
 extern "C" void ptm_persist_observe_fence(void) {
   ptm::crash_sim::observe(ptm::crash_sim::Kind::Fence, nullptr);
 }
+
+extern "C" void ptm_persist_observe_unit(void) { ++ptm::crash_sim::tls_unit; }
 
 extern "C" uint64_t ptm_crash_sim_events(void) {
   ptm::crash_sim::State &s = ptm::crash_sim::state();

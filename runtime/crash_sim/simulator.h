@@ -17,7 +17,9 @@
 // (crash_sim/image.h), prints what it did and how to reproduce it, and ends
 // the process with kCrashExitStatus; the process's other threads are
 // stopped before the image is read. Events are counted only while a pool is
-// open; settings: crash_sim/config.h and docs/crash_simulator.md.
+// open; settings: crash_sim/config.h and docs/crash_simulator.md. Under
+// buffered durability the memory modelled is the PM view (the file); the
+// DRAM copy at the pool's address is lost at a crash.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_CRASH_SIM_SIMULATOR_H

@@ -35,8 +35,9 @@
 // Crash simulator hooks: built with PTM_PERSIST_HOOKS=1, every flush and
 // fence first calls ptm_persist_observe_flush(line) / ptm_persist_observe_
 // fence(), defined by the crash simulator (runtime/crash_sim/, linked only
-// into the test variants libptm_<NAME>_crashsim; docs/crash_simulator.md).
-// Off in the normal libraries (no cost).
+// into the test variants libptm_<NAME>_crashsim; docs/crash_simulator.md);
+// under buffered durability, with the PM view's address of what is written
+// back there. Off in the normal libraries (no cost).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_PERSIST_H
@@ -60,6 +61,7 @@
 #if PTM_PERSIST_HOOKS
 extern "C" void ptm_persist_observe_flush(const void *line);
 extern "C" void ptm_persist_observe_fence(void);
+extern "C" void ptm_persist_observe_unit(void);
 #endif
 
 namespace ptm {
@@ -90,6 +92,10 @@ __attribute__((always_inline)) inline void clwb(const void *addr) {
     shadow_clwb(addr); // (the thread slots' copy still goes to the PM view)
 #else
 #if PTM_PERSIST_HOOKS
+  // (under buffered durability the simulator sees the PM view's line that
+  // shadow_clwb writes back, if any)
+  if (flush_insn == FlushInsn::Shadow)
+    return shadow_clwb(addr);
   ptm_persist_observe_flush(addr);
 #endif
   auto *p = static_cast<const volatile char *>(addr);
@@ -108,9 +114,10 @@ __attribute__((always_inline)) inline void clwb(const void *addr) {
 
 // N bytes (8, 16, 32 or 64, DST aligned to N) written with non-temporal
 // stores: no read for ownership of a line that is not in the cache, and no
-// clwb; the next sfence orders them like one. Counts and observes nothing:
-// stream_line does, and the persister of buffered durability, writing the PM
-// view (runtime/pool/persister.cpp), counts each line once (streamed_line).
+// clwb; the next sfence orders them like one. Counts nothing: stream_line
+// does, and the persister of buffered durability, writing the PM view
+// (runtime/pool/persister.cpp), counts each line once (streamed_line). The
+// crash simulator reads DST's line once the stores are issued.
 __attribute__((always_inline)) inline void
 stream_span(void *dst, const void *src, size_t n) {
 #if PTM_EADR
@@ -126,6 +133,9 @@ stream_span(void *dst, const void *src, size_t n) {
     for (size_t i = 0; i < n / 16; ++i)
       _mm_stream_si128(d + i, _mm_loadu_si128(v + i));
   }
+#if PTM_PERSIST_HOOKS
+  ptm_persist_observe_flush(dst);
+#endif
 #endif
 }
 
@@ -154,9 +164,6 @@ __attribute__((always_inline)) inline void stream_line(void *dst,
     return shadow_clwb(dst); // (counts what it writes back)
   }
   stream_span(dst, src, kLineSize);
-#if PTM_PERSIST_HOOKS
-  ptm_persist_observe_flush(dst); // (the simulator reads the line now)
-#endif
   streamed_line();
 #endif
 }
@@ -180,6 +187,15 @@ __attribute__((always_inline)) inline void sfence() {
 __attribute__((always_inline)) inline void fenced_by_rmw() {
 #if PTM_PERSIST_HOOKS
   ptm_persist_observe_fence();
+#endif
+}
+
+// Outside transactions, the start of a unit of persistence work (a record
+// of buffered durability's persister): the crash simulator's mutations count
+// its events as they count a transaction attempt's. Nothing otherwise.
+__attribute__((always_inline)) inline void begin_unit() {
+#if PTM_PERSIST_HOOKS
+  ptm_persist_observe_unit();
 #endif
 }
 

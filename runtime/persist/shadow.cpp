@@ -26,6 +26,9 @@ namespace {
 // clwb's instruction as chosen at load (persist.h).
 void write_back_line(uintptr_t line) {
 #if !PTM_EADR
+#if PTM_PERSIST_HOOKS
+  ptm_persist_observe_flush(reinterpret_cast<const void *>(line));
+#endif
   auto *p = reinterpret_cast<volatile char *>(line);
   if (shadow.insn == FlushInsn::Clwb)
     asm volatile("clwb %0" : "+m"(*p));

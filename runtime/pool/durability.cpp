@@ -16,10 +16,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#ifndef PTM_PERSIST_HOOKS
-#define PTM_PERSIST_HOOKS 0
-#endif
-
 namespace ptm {
 namespace pool {
 
@@ -74,12 +70,6 @@ int durability_from_env(const char *path, DurabilityMode *out) {
           "durability (its transactions write in place, or it has no log "
           "ring); use a lazy gp_ or ip_ library, e.g. ip_orec_lazy",
           path, ptm_algorithm());
-    return -ENOTSUP;
-  }
-  if (out->buffered && PTM_PERSIST_HOOKS) {
-    error("%s: PTM_DURABILITY=buffered: the crash simulator models strict "
-          "durability only",
-          path);
     return -ENOTSUP;
   }
   return 0;

@@ -100,6 +100,7 @@ void Persister::collect(const GrowBuffer<uint64_t> &q) {
 void Persister::seal(uint64_t seq) {
   PersistentRedoLog::commit(slot, seq, /*sealed=*/true, 0, 0, delta);
   PersistentRedoLog::begin(slot);
+  persist::begin_unit(); // (the next record)
 }
 
 void Persister::add(const QueuedTx &t, bool fresh_written) {
@@ -146,6 +147,7 @@ void Persister::write_fresh(const QueuedTx &t) {
 // Writes txs[0, n) (consecutive sequence numbers) as records of whole
 // transactions.
 void Persister::write_run(size_t n) {
+  persist::begin_unit(); // (the crash simulator's mutations count from here)
   uint64_t capacity = slot.capacity;
   uint64_t last = 0;
   for (size_t i = 0; i < n; ++i) {

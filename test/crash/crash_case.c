@@ -26,6 +26,10 @@ int ptm_crash_sim_heap(uint64_t *blocks, char *why, size_t n);
  * driver before its first fork). */
 struct shared {
   uint64_t events; /* persistence events of a finished run */
+  /* Buffered durability: synced[t] is 1 + the commit position of thread
+   * t's last operation acknowledged before its last ptm_sync returned (every
+   * position below it is durable), 0 before its first. */
+  uint64_t synced[CASE_MAX_THREADS];
   /* position[i]: 1 + the commit position operation i's transaction
    * returned, stored by its thread once it returned (the operation is then
    * acknowledged); 0 while it has not returned. */
@@ -92,7 +96,7 @@ static void clear_crash_env(void) {
   static const char *vars[] = {"PTM_CRASH_AT",    "PTM_CRASH_MODE",
                                "PTM_CRASH_SEED",  "PTM_CRASH_IMAGE",
                                "PTM_CRASH_COUNT", "PTM_CRASH_MUTATE",
-                               "PTM_POOL"};
+                               "PTM_POOL",        "PTM_DURABILITY"};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
     unsetenv(vars[i]);
 }
@@ -169,9 +173,15 @@ static void *run_worker(void *p) {
   struct shared *s = shared_page();
   if (w->start)
     pthread_barrier_wait(w->start);
+  uint64_t mine = 0;
   for (uint64_t i = w->t; i < e->ops; i += e->threads) {
     uint64_t position = e->w->op(w->root, i, e->op_seed);
     __atomic_store_n(&s->position[i], position + 1, __ATOMIC_RELEASE);
+    if (e->buffered && e->sync_every && ++mine % e->sync_every == 0) {
+      if (ptm_sync() != 0)
+        _exit(3);
+      __atomic_store_n(&s->synced[w->t], position + 1, __ATOMIC_RELEASE);
+    }
   }
   return NULL;
 }
@@ -179,8 +189,14 @@ static void *run_worker(void *p) {
 static void child_run(const struct case_env *e, const void *p) {
   const struct run_arg *a = p;
   set_crash_env(e, a->at, a->mode, a->seed, a->image);
+  /* (an interval no run reaches: the file is written at ptm_sync, at the
+   * queue budget and at ptm_close, so a serial run's events stay
+   * deterministic) */
+  if (e->buffered)
+    setenv("PTM_DURABILITY", "buffered:60000", 1);
   struct shared *s = shared_page();
   memset(s->position, 0, e->ops * sizeof s->position[0]);
+  memset(s->synced, 0, sizeof s->synced);
   if (ptm_open(a->pool, 0) != 0)
     _exit(3);
   void *root = ptm_root(0);
@@ -270,11 +286,21 @@ static int place_holes(struct order_search *s, uint64_t h) {
 }
 
 /* 0 if the recovered ROOT (DONE operations) is the state after a prefix of
- * the commit order that holds every acknowledged operation; else 1 with
- * the reason in WHY. */
+ * the commit order that holds every acknowledged operation (buffered: every
+ * one acknowledged before a ptm_sync returned); else 1 with the reason in
+ * WHY. */
 static int check_commit_order(const struct case_env *e, const uint64_t *root,
                               uint64_t done, char *why, size_t n) {
   const uint64_t *position = shared_page()->position;
+  /* the positions that must be in the pool: every acknowledged one, or
+   * under buffered durability those below the largest synced mark */
+  uint64_t durable = UINT64_MAX;
+  if (e->buffered && !e->check_acked) {
+    durable = 0;
+    for (unsigned t = 0; t < e->threads; t++)
+      if (shared_page()->synced[t] > durable)
+        durable = shared_page()->synced[t];
+  }
   if (done > e->ops) {
     snprintf(why, n,
              "durability: the pool holds %llu operations, the run has "
@@ -299,16 +325,18 @@ static int check_commit_order(const struct case_env *e, const uint64_t *root,
     for (; i < e->ops && position[i]; i += e->threads) {
       uint64_t k = position[i] - 1;
       acked++;
-      if (k >= done) {
+      if (k >= done && k < durable) {
         snprintf(why, n,
                  "durability: operation %llu (thread %u) returned at commit "
-                 "position %llu, the pool holds %llu operations",
+                 "position %llu%s, the pool holds %llu operations",
                  (unsigned long long)i, t, (unsigned long long)k,
+                 durable != UINT64_MAX ? " before a ptm_sync that returned"
+                                       : "",
                  (unsigned long long)done);
         rc = 1;
         break;
       }
-      if (order[k] != UINT64_MAX) {
+      if (k < done && order[k] != UINT64_MAX) {
         snprintf(why, n,
                  "operations %llu and %llu both returned commit position "
                  "%llu (the transactions were not serialized)",
@@ -326,7 +354,8 @@ static int check_commit_order(const struct case_env *e, const uint64_t *root,
         rc = 1;
         break;
       }
-      order[k] = i;
+      if (k < done) /* (buffered: a later one may be lost) */
+        order[k] = i;
       after = k + 1;
     }
     if (!rc && i < e->ops) { /* its next operation: in flight */
@@ -461,8 +490,10 @@ int make_base_pool(const struct case_env *e, char *path, size_t n) {
   char log[4096], slots[16];
   shared_page_of(e->ops); /* before the first fork */
   path_in(e, "base.pool", path, n);
-  /* a thread slot per thread, at least the 2 of the serial tests */
-  snprintf(slots, sizeof slots, "%u", e->threads > 2 ? e->threads : 2);
+  /* a thread slot per thread (and the persister's, buffered), at least the
+   * 2 of the serial tests */
+  unsigned nslots = e->threads + (e->buffered ? 1 : 0);
+  snprintf(slots, sizeof slots, "%u", nslots > 2 ? nslots : 2);
   path_in(e, "init.log", log, sizeof log);
   unlink(path);
   if (e->pool_tool) {
@@ -473,7 +504,7 @@ int make_base_pool(const struct case_env *e, char *path, size_t n) {
         dup2(fd, 1);
         dup2(fd, 2);
       }
-      /* a small pool: 2 thread slots of 64 KiB, a 4 MiB file */
+      /* a small pool: the slots above, of 64 KiB; a 4 MiB file */
       execl(e->pool_tool, e->pool_tool, "create", path, "4M", "--slots", slots,
             "--slot-size", "64K", (char *)NULL);
       _exit(127);
@@ -610,6 +641,11 @@ void reproduce_command(const struct case_env *e, const char *argv0,
     k += snprintf(buf + k, n - (size_t)k, " --mutate %s", e->mutate);
   if (e->threads > 1 && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --threads %u", e->threads);
+  if (e->buffered && k > 0 && (size_t)k < n)
+    k += snprintf(buf + k, n - (size_t)k, " --buffered %llu",
+                  (unsigned long long)e->sync_every);
+  if (e->check_acked && k > 0 && (size_t)k < n)
+    k += snprintf(buf + k, n - (size_t)k, " --check-acked");
   if (e->pool_tool && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --pool-tool %s", e->pool_tool);
   if (k > 0 && (size_t)k < n)

@@ -15,6 +15,13 @@
  * the check accepts the recovered state iff it is the state after a prefix
  * of the commit order that holds every acknowledged operation, the holes in
  * that prefix being operations that were in flight (docs/crash_simulator.md).
+ *
+ * Buffered durability (BUFFERED): the run has PTM_DURABILITY=buffered (with
+ * an interval no run reaches, so only ptm_sync, the queue budget and
+ * ptm_close write the file) and each thread calls ptm_sync after every
+ * SYNC_EVERY of its operations (0: never). The check then wants a prefix of
+ * the commit order that holds every operation acknowledged before a
+ * ptm_sync that returned: later ones may be lost, never half applied.
  */
 #ifndef PTM_TEST_CRASH_CASE_H
 #define PTM_TEST_CRASH_CASE_H
@@ -32,6 +39,9 @@ struct case_env {
   uint64_t ops, op_seed;
   const char *mutate; /* PTM_CRASH_MUTATE, or NULL */
   unsigned threads;   /* 1..CASE_MAX_THREADS */
+  int buffered;       /* PTM_DURABILITY=buffered for the run */
+  uint64_t sync_every;
+  int check_acked; /* buffered, checked as strict: every acknowledged one */
 };
 
 #define CASE_MAX_THREADS 8

@@ -22,6 +22,15 @@
  *                     (1..8, default 1; thread t runs operations t, t + T,
  *                     ...) and check the recovered state against the commit
  *                     order (docs/crash_simulator.md)
+ *   --buffered K      count, sweep, case: the runs under buffered durability
+ *                     (PTM_DURABILITY=buffered), each thread calling
+ *                     ptm_sync after every K of its operations (0: never);
+ *                     the check wants a prefix of the commit order holding
+ *                     every operation acknowledged before a ptm_sync
+ *   --check-acked     with --buffered: check as under strict durability
+ *                     (every acknowledged operation in the pool), to show
+ *                     with --expect-violations that buffered runs do lose
+ *                     unsynced ones
  * sweep only:
  *   --points all|K    every event of the run, or K of them (spread, seeded)
  *   --modes LIST      comma-separated from none,all,random (default all three)
@@ -54,7 +63,8 @@ static const struct workload *const workloads[] = {
 struct options {
   const char *command, *workload;
   uint64_t ops, op_seed, points, seeds, recovery, sample_seed, threads;
-  int all_points, all_recovery, expect_violations;
+  uint64_t sync_every;
+  int all_points, all_recovery, expect_violations, buffered, check_acked;
   uint64_t at, seed, recovery_at;
   const char *mode, *modes, *dir, *pool_tool, *mutate, *pool;
 };
@@ -63,7 +73,8 @@ static void usage(const char *argv0) {
   fprintf(stderr,
           "usage: %s count|sweep|case|init|run|check WORKLOAD [--pool PATH] "
           "[--ops N] [--op-seed S] "
-          "[--dir DIR] [--pool-tool PATH] [--mutate SPEC] [--threads T]\n"
+          "[--dir DIR] [--pool-tool PATH] [--mutate SPEC] [--threads T] "
+          "[--buffered K [--check-acked]]\n"
           "  sweep: [--points all|K] [--modes none,all,random] [--seeds K] "
           "[--recovery all|K] [--sample-seed S] [--expect-violations]\n"
           "  case:  --at N [--mode none|all|random] [--seed S] "
@@ -96,6 +107,10 @@ static void parse(int argc, char **argv, struct options *o) {
       o->expect_violations = 1;
       continue;
     }
+    if (!strcmp(a, "--check-acked")) {
+      o->check_acked = 1;
+      continue;
+    }
     if (i + 1 >= argc)
       usage(argv[0]);
     const char *v = argv[++i];
@@ -118,6 +133,9 @@ static void parse(int argc, char **argv, struct options *o) {
                 CASE_MAX_THREADS, v);
         exit(2);
       }
+    } else if (!strcmp(a, "--buffered")) {
+      o->buffered = 1;
+      o->sync_every = number(argv[0], a, v);
     } else if (!strcmp(a, "--points")) {
       o->all_points = !strcmp(v, "all");
       if (!o->all_points)
@@ -170,6 +188,17 @@ static uint64_t spread(uint64_t i, uint64_t k, uint64_t total, uint64_t seed) {
     return i + 1;
   uint64_t lo = i * total / k, hi = (i + 1) * total / k;
   return lo + 1 + op_rand(seed, i, 77) % (hi - lo);
+}
+
+/* strict, or buffered:K (ptm_sync every K operations of a thread) */
+static const char *durability_name(const struct case_env *e) {
+  static char buf[48];
+  if (!e->buffered)
+    return "strict";
+  snprintf(buf, sizeof buf, "buffered:%llu%s",
+           (unsigned long long)e->sync_every,
+           e->check_acked ? ",checked-as-strict" : "");
+  return buf;
 }
 
 struct tally {
@@ -260,14 +289,15 @@ static int sweep(const struct case_env *e, const struct options *o,
   }
   printf("SUMMARY lib=%s workload=%s threads=%u ops=%llu events=%lld "
          "points=%llu cases=%llu images=%llu recovered=%llu violations=%llu "
-         "recovery_crashes=%llu not_reached=%llu errors=%llu mutate=%s\n",
+         "recovery_crashes=%llu not_reached=%llu errors=%llu mutate=%s "
+         "durability=%s\n",
          e->lib, e->w->name, e->threads, (unsigned long long)e->ops,
          (long long)events, (unsigned long long)t.points,
          (unsigned long long)t.cases, (unsigned long long)t.images,
          (unsigned long long)t.recovered, (unsigned long long)t.violations,
          (unsigned long long)t.recovery_crashes,
          (unsigned long long)t.not_reached, (unsigned long long)t.errors,
-         e->mutate ? e->mutate : "none");
+         e->mutate ? e->mutate : "none", durability_name(e));
   if (t.errors)
     return 1;
   if (o->expect_violations) {
@@ -285,11 +315,11 @@ static int direct(const struct workload *w, const struct options *o) {
     fprintf(stderr, "%s needs --pool PATH\n", o->command);
     return 2;
   }
-  if (o->threads > 1) {
+  if (o->threads > 1 || o->buffered) {
     /* check needs the commit order, which only count/sweep/case record */
     fprintf(stderr,
-            "%s runs in one thread: --threads is for count, sweep and "
-            "case\n",
+            "%s runs in one thread, strict: --threads and --buffered are "
+            "for count, sweep and case\n",
             o->command);
     return 2;
   }
@@ -359,17 +389,24 @@ int main(int argc, char **argv) {
     return direct(w, &o);
   make_dirs(o.dir);
   char base[4096];
-  struct case_env e = {w,         ptm_algorithm(), o.dir,
-                       base,      o.pool_tool,     o.ops,
-                       o.op_seed, o.mutate,        (unsigned)o.threads};
+  struct case_env e = {w,          ptm_algorithm(), o.dir,
+                       base,       o.pool_tool,     o.ops,
+                       o.op_seed,  o.mutate,        (unsigned)o.threads,
+                       o.buffered, o.sync_every,    o.check_acked};
+  if (o.check_acked && !o.buffered) {
+    fprintf(stderr, "%s: --check-acked needs --buffered\n", argv[0]);
+    return 2;
+  }
   if (make_base_pool(&e, base, sizeof base) != 0)
     return 1;
   int64_t events = count_run_events(&e);
   if (events < 0)
     return 1;
   if (!strcmp(o.command, "count")) {
-    printf("lib=%s workload=%s threads=%u ops=%llu events=%lld\n", e.lib,
-           w->name, e.threads, (unsigned long long)o.ops, (long long)events);
+    printf("lib=%s workload=%s threads=%u ops=%llu events=%lld "
+           "durability=%s\n",
+           e.lib, w->name, e.threads, (unsigned long long)o.ops,
+           (long long)events, durability_name(&e));
     return 0;
   }
   if (!strcmp(o.command, "sweep"))
