@@ -1451,12 +1451,6 @@ static int classes_tx(mc_root *r, const mc_class *counted) {
   return 1;
 }
 
-static int library_is_persistent(void) {
-  const char *name = ptm_algorithm();
-  return strncmp(name, "p_", 2) == 0 || strncmp(name, "gp_", 3) == 0 ||
-         strncmp(name, "ip_", 3) == 0 || strcmp(name, "crafty") == 0;
-}
-
 /* The p_ libraries log every written word, values included, and a pool
  * thread slot holds 8190 words: their items are limited to 48 KiB. */
 #define NAIVE_ITEM_MAX (48u << 10)
@@ -1492,7 +1486,7 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
   g_mem_limit = cfg->mem_limit;
   g_item_max = cfg->item_max;
   g_evict = cfg->evict;
-  g_persistent = library_is_persistent();
+  g_persistent = ptm_is_persistent();
   if (strncmp(ptm_algorithm(), "p_", 2) == 0 && g_item_max > NAIVE_ITEM_MAX) {
     if (cfg->verbose)
       fprintf(stderr,

@@ -33,6 +33,7 @@
   using PtmPool = POLICY::Pool;                                                \
   extern "C" {                                                                 \
   const char *ptm_algorithm(void) { return PTM_LIBNAME; }                      \
+  int ptm_is_persistent(void) { return PtmPool::kPersistent; }                 \
   int ptm_in_transaction(void) { return ::ptm::this_thread().depth > 0; }      \
   void ptm_restart(void) { PtmRuntime::restart(); }                            \
   void ptm_atomic(void (*fn)(void *), void *arg) {                             \

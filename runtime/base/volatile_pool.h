@@ -19,6 +19,7 @@
 namespace ptm {
 
 struct VolatilePool {
+  static constexpr int kPersistent = 0;
   using Heap = VolatileHeap;
   static int open(const char *path, size_t size);
   static void close();

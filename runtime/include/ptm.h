@@ -92,6 +92,12 @@ void ptm_free(void *ptr);
 /* The NAME of the linked library, as in Makefile.libnames. */
 const char *ptm_algorithm(void);
 
+/* 1 if the linked library keeps a persistent pool crash-consistent (the p_,
+ * gp_ and ip_ libraries, crafty): ptm_open maps a file and transactions on
+ * it survive a crash. 0 for the volatile ones (cgl, the STMs), whose pool is
+ * ordinary memory. */
+int ptm_is_persistent(void);
+
 /* The cache-line flush instruction persistence issues: "clwb", or on CPUs
  * without it "clflushopt" or "clflush" (chosen at load time; PTM_FLUSH
  * chooses another the CPU has), "none" in an eADR build. Volatile libraries

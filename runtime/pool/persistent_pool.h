@@ -61,6 +61,7 @@ struct DefersDurability<P, std::void_t<decltype(P::kDefersDurability)>>
     : std::bool_constant<P::kDefersDurability> {};
 
 template <class P> struct PersistentPool {
+  static constexpr int kPersistent = 1;
   using Heap = pool::PoolHeap<P>;
 
   // At load (define_runtime.h): what the library can do.

@@ -18,9 +18,6 @@ int interop_delete(void);
  * (one_source.c). */
 int interop_one_source(const char *pool);
 
-/* Whether the linked library is persistent (p_, gp_ or ip_). */
-int interop_persistent(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -20,12 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-int interop_persistent(void) {
-  const char *name = ptm_algorithm();
-  return strncmp(name, "p_", 2) == 0 || strncmp(name, "gp_", 3) == 0 ||
-         strncmp(name, "ip_", 3) == 0 || strcmp(name, "crafty") == 0;
-}
-
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s free|one-source POOL\n", argv[0]);

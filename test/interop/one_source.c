@@ -89,7 +89,7 @@ static int open_counting_notes(const char *pool, size_t size, int *notes) {
 
 /* The second process: reopens POOL. */
 static int reopen(const char *pool) {
-  int persistent = interop_persistent();
+  int persistent = ptm_is_persistent();
   int notes = 0;
   CHECK_EQ(open_counting_notes(pool, 0, &notes), 0);
   CHECK_EQ(notes, persistent ? 0 : 1);
@@ -105,7 +105,7 @@ static int reopen(const char *pool) {
 int interop_one_source(const char *pool) {
   if (getenv("INTEROP_REOPEN"))
     return reopen(pool);
-  int persistent = interop_persistent();
+  int persistent = ptm_is_persistent();
   unlink(pool);
   int notes = 0;
   CHECK_EQ(open_counting_notes(pool, 64u << 20, &notes), 0);

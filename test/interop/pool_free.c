@@ -39,7 +39,7 @@ int interop_free(const char *pool) {
   const size_t pool_size = 64u << 20;
   unlink(pool);
   CHECK_EQ(ptm_open(pool, pool_size), 0);
-  int persistent = interop_persistent();
+  int persistent = ptm_is_persistent();
   void *root = ptm_root(64);
   CHECK(root != NULL, "no root object");
   char *held = NULL; /* the previous round's last block */

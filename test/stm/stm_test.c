@@ -635,9 +635,7 @@ static void test_starve(void) {
   /* A persistent library logs every write in its thread's pool slot (8188
    * entries in the default pool): the long transaction writes half the
    * cells there (still conflicting with most short ones) and reads all. */
-  const char *lib = ptm_algorithm();
-  int persistent = strncmp(lib, "p_", 2) == 0 || strncmp(lib, "gp_", 3) == 0 ||
-                   strncmp(lib, "ip_", 3) == 0 || strcmp(lib, "crafty") == 0;
+  int persistent = ptm_is_persistent();
   int written = persistent ? CELLS / 2 : CELLS;
   for (int r = 0; r < rounds; r++) {
     long sum;
