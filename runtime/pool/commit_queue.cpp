@@ -52,7 +52,9 @@ void queue_commit(SlotHandle &s, const TxThread &tx, Put &&put) {
   uint64_t queued = q.size;
   cq.words_queued.store(queued, std::memory_order_release);
   cq.unlock();
-  if (queued > kQueueBudgetWords)
+  // (once per crossing: the kick when it reaches kQueueKickWords)
+  if (queued > kQueueBudgetWords ||
+      (head < kQueueKickWords && queued >= kQueueKickWords))
     s.heap_work = true;
 }
 
@@ -95,8 +97,11 @@ void commit_buffered_in_place(SlotHandle &s, TxThread &tx,
 
 void wait_for_queue_room(SlotHandle &s) {
   CommitQueue &cq = commit_queues[s.index];
-  if (cq.words_queued.load(std::memory_order_acquire) > kQueueBudgetWords)
+  uint64_t queued = cq.words_queued.load(std::memory_order_acquire);
+  if (queued > kQueueBudgetWords)
     persister_take(cq.words_queued, kQueueBudgetWords);
+  else if (queued >= kQueueKickWords)
+    persister_kick();
 }
 
 } // namespace pool

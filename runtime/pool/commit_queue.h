@@ -15,8 +15,13 @@
 // conflict take it in their commit order, and it has no gap: the persister
 // writes the longest run of consecutive sequence numbers it has.
 //
-// A queue over kQueueBudgetWords makes its thread wait, when the transaction
-// ends, until the persister has taken the queue (wait_for_queue_room).
+// A queue that reaches kQueueKickWords wakes the persister when the
+// transaction ends, without waiting for it: the persister takes the queue
+// before the interval is up, so a queue and the one the persister writes stay
+// small enough to live in the cache beside the program's data (a queue that
+// grew for a whole interval streamed megabytes through the cache that the
+// program's working set shares). A queue over kQueueBudgetWords makes its
+// thread wait until the persister has taken it (wait_for_queue_room).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POOL_COMMIT_QUEUE_H
@@ -35,6 +40,7 @@ namespace ptm {
 namespace pool {
 
 constexpr uint32_t kFreshBlock = 1u << 8; // item flag (byte mask: bits 0-7)
+constexpr size_t kQueueKickWords = size_t(1) << 16;   // 512 KiB
 constexpr size_t kQueueBudgetWords = size_t(1) << 20; // 8 MiB per thread
 
 struct alignas(64) CommitQueue {
@@ -66,7 +72,8 @@ void commit_buffered_in_place(SlotHandle &s, TxThread &tx,
                               const SlotLogIndex &written);
 
 // leave_tx: if S's queue is over its budget, waits until the persister has
-// taken it (the persister then writes it while the thread goes on).
+// taken it (the persister then writes it while the thread goes on); if it
+// has only passed kQueueKickWords, wakes the persister and goes on.
 void wait_for_queue_room(SlotHandle &s);
 
 } // namespace pool

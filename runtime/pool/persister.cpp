@@ -54,6 +54,7 @@ struct Persister {
   std::condition_variable wake, written, room;
   bool stop = false;
   bool room_wanted = false; // a thread waits for its queue to be taken
+  bool kicked = false;      // a thread's queue reached its kick size
   uint64_t wanted = 0;      // a caller waits for the sequence up to here
   uint64_t persisted = 0;   // every sequence number up to here is in the file
   std::chrono::milliseconds interval{10};
@@ -178,7 +179,7 @@ void Persister::write_run(size_t n) {
 uint64_t Persister::round() {
   { // (a thread asking after this point is served by the next round)
     std::lock_guard<std::mutex> lock(m);
-    room_wanted = false;
+    room_wanted = kicked = false;
   }
   txs.clear();
   std::swap(carry, carried);
@@ -229,8 +230,9 @@ void Persister::run() {
     bool stopping;
     {
       std::unique_lock<std::mutex> lock(m);
-      wake.wait_for(lock, interval,
-                    [&] { return stop || wanted > persisted || room_wanted; });
+      wake.wait_for(lock, interval, [&] {
+        return stop || wanted > persisted || room_wanted || kicked;
+      });
       stopping = stop;
     }
     uint64_t before = persisted;
@@ -303,6 +305,15 @@ void persister_take(const std::atomic<uint64_t> &queued, uint64_t budget) {
   p.wake.notify_one();
   p.room.wait(lock,
               [&] { return queued.load(std::memory_order_acquire) <= budget; });
+}
+
+void persister_kick() {
+  Persister &p = *persister;
+  {
+    std::lock_guard<std::mutex> lock(p.m);
+    p.kicked = true;
+  }
+  p.wake.notify_one();
 }
 
 } // namespace pool

@@ -2,10 +2,10 @@
 //
 // The persister of buffered durability (durability.h) is one thread of the
 // runtime with a slot of its own, whose pointers are moved to the PM view.
-// Every interval, at ptm_sync, when a thread's queue is over its budget and
-// at close, it takes the commit queues (commit_queue.h) and writes the
-// longest run of consecutive sequence numbers, in order, as redo records of
-// whole transactions in its slot:
+// Every interval, at ptm_sync, when a thread's queue reaches its kick size
+// or passes its budget, and at close, it takes the commit queues
+// (commit_queue.h) and writes the longest run of consecutive sequence
+// numbers, in order, as redo records of whole transactions in its slot:
 //
 //   the write sets merged into the record's entries (a word written by
 //   several transactions: the last value); the record flushed and sealed,
@@ -39,6 +39,8 @@ void persister_sync(uint64_t seq);
 // while the thread goes on (at most two budgets per thread: the queue being
 // written and the one filling).
 void persister_take(const std::atomic<uint64_t> &queued, uint64_t budget);
+// Wakes the persister for a round now, without waiting for it.
+void persister_kick();
 
 } // namespace pool
 } // namespace ptm

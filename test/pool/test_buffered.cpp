@@ -15,12 +15,22 @@
 //               syncs at exit)
 //     budget    under buffered:60000 (the persister wakes only when asked),
 //               transactions each rewrite 8 KiB of a block and move a
-//               transfer, queueing 19 MiB or more, past the 8 MiB budget of
-//               the thread's queue twice: each time the thread waits until
-//               the persister has taken its queue and goes on while it is
-//               written; after ptm_close every transfer and the last
-//               contents of the block are in the file, and the committing
-//               thread issued no clwb and no sfence
+//               transfer, queueing 19 MiB or more: the queue passes its kick
+//               size about 40 times, and the persister takes it each time
+//               while the thread goes on; then two transactions each
+//               allocate and fill a 9 MiB block (queued whole) in place of
+//               the last: each passes the 8 MiB budget on its own, and its
+//               thread waits until the persister has taken its queue; after
+//               ptm_close every transfer and the last block's contents are
+//               in the file, and the committing thread issued no clwb and no
+//               sfence
+//     kick      under buffered:60000, transactions each rewrite 8 KiB of a
+//               block and move a transfer until the thread's queue has
+//               passed its kick size (512 KiB) and no further: the persister
+//               writes them to the file without ptm_sync, long before its
+//               interval (next_id in the PM view, read through the file's
+//               shared mapping, moves within 30 s; the interval is 60 s); no
+//               clwb and no sfence by the committing thread
 //     large     a transaction allocates and fills a block larger than a
 //               thread slot's log (the persister writes it to the file
 //               before the record of that transaction): its bytes are there
@@ -45,9 +55,13 @@
 #include "transfer_load.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <vector>
@@ -211,6 +225,7 @@ static void budget() {
   CHECK_EQ(ptm_open(path.c_str(), 0), 0);
   auto *root = static_cast<Root *>(ptm_root(0));
   constexpr uint64_t kWords = (8u << 10) / 8, kTxs = 1600;
+  constexpr uint64_t kBlockWords = (9u << 20) / 8, kBlocks = 2;
   std::mt19937 rng(5);
   run_tx([&] {
     auto *big = static_cast<uint64_t *>(ptm_calloc(kWords, 8));
@@ -229,19 +244,121 @@ static void budget() {
     });
     transfer(root, rng, 0);
   }
+  for (uint64_t b = 1; b <= kBlocks; ++b) {
+    run_tx([&] {
+      auto *blk = static_cast<uint64_t *>(ptm_malloc(kBlockWords * 8));
+      if (!blk)
+        _exit(6);
+      for (uint64_t i = 0; i < kBlockWords; ++i)
+        __ptm_write_8(&blk[i], b * kBlockWords + i);
+      auto *old = reinterpret_cast<uint64_t *>(&root->big);
+      ptm_free(reinterpret_cast<void *>(__ptm_read_8(old)));
+      __ptm_write_8(old, reinterpret_cast<uint64_t>(blk));
+      __ptm_write_8(&root->big_words, kBlockWords);
+    });
+    transfer(root, rng, 0);
+  }
   ptm_stats(&after);
   CHECK_EQ(after.clwb - before.clwb, 0u);
   CHECK_EQ(after.sfence - before.sfence, 0u);
   ptm_close();
-  CHECK_EQ(verify(path, {}, "budget"), kTxs);
+  CHECK_EQ(verify(path, {}, "budget"), kTxs + kBlocks);
   CHECK_EQ(ptm_open(path.c_str(), 0), 0);
   root = static_cast<Root *>(ptm_root(0));
-  uint64_t wrong = 0;
-  for (uint64_t i = 0; root->big && i < kWords; ++i)
-    wrong += root->big[i] != kTxs * kWords + i;
   CHECK(root->big != nullptr);
+  CHECK_EQ(root->big_words, kBlockWords);
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; root->big && i < kBlockWords; ++i)
+    wrong += root->big[i] != kBlocks * kBlockWords + i;
   CHECK_EQ(wrong, 0u);
   ptm_close();
+  unlink(path.c_str());
+}
+
+// The address of ADDR (in the pool, mapped privately at its base under
+// buffered durability) in the PM view: the shared mapping of the same file
+// (/proc/self/maps, told apart by the file's inode). nullptr if not found.
+static const volatile uint64_t *in_pm_view(const std::string &path,
+                                           const void *addr) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0)
+    return nullptr;
+  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  uint64_t file_off = 0, pm_lo = 0, pm_off = 0;
+  bool have_file_off = false, have_pm = false;
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);) {
+    std::istringstream in(line);
+    std::string range, perms, dev;
+    uint64_t off = 0, inode = 0;
+    in >> range >> perms >> std::hex >> off >> dev >> std::dec >> inode;
+    if (inode != st.st_ino || perms.size() < 4)
+      continue;
+    uint64_t lo = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
+    uint64_t hi = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
+    if (perms[3] == 's') {
+      pm_lo = lo, pm_off = off, have_pm = true;
+    } else if (a >= lo && a < hi) {
+      file_off = a - lo + off, have_file_off = true;
+    }
+  }
+  if (!have_file_off || !have_pm || file_off < pm_off)
+    return nullptr;
+  return reinterpret_cast<const volatile uint64_t *>(pm_lo + file_off - pm_off);
+}
+
+static void kick() {
+  std::string path = temp_pool_path("buffered-kick");
+  create_pool(path);
+  set_durability("buffered:60000");
+  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
+  auto *root = static_cast<Root *>(ptm_root(0));
+  const volatile uint64_t *pm_next = in_pm_view(path, &root->next_id);
+  CHECK(pm_next != nullptr);
+  if (!pm_next) {
+    ptm_close();
+    return;
+  }
+  constexpr uint64_t kWords = (8u << 10) / 8;
+  run_tx([&] {
+    auto *big = static_cast<uint64_t *>(ptm_calloc(kWords, 8));
+    if (!big)
+      _exit(6);
+    __ptm_write_8(reinterpret_cast<uint64_t *>(&root->big),
+                  reinterpret_cast<uint64_t>(big));
+    __ptm_write_8(&root->big_words, kWords);
+  });
+  CHECK_EQ(*pm_next, 0u); // (nothing written yet: no interval, no sync)
+  ptm_stats_t before, after;
+  ptm_stats(&before);
+  // Each transaction queues at least its 8 KiB: 64 of them pass the kick
+  // (64 Ki words), 128 stay well below the next size that would wake the
+  // persister (the 8 MiB budget).
+  constexpr uint64_t kTxs = 128;
+  std::mt19937 rng(9);
+  for (uint64_t t = 1; t <= kTxs; ++t) {
+    run_tx([&] {
+      for (uint64_t i = 0; i < kWords; ++i)
+        __ptm_write_8(&root->big[i], t * kWords + i);
+    });
+    transfer(root, rng, 0);
+  }
+  ptm_stats(&after);
+  CHECK_EQ(after.clwb - before.clwb, 0u);
+  CHECK_EQ(after.sfence - before.sfence, 0u);
+  // A guard against a hang, far below the 60-s interval: the kicked round
+  // takes a few milliseconds.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (*pm_next == 0 && std::chrono::steady_clock::now() < deadline)
+    usleep(1000);
+  uint64_t written = *pm_next;
+  printf("buffered: the kick wrote %llu of %llu transfers before any sync\n",
+         (unsigned long long)written, (unsigned long long)kTxs);
+  CHECK(written > 0 && written <= kTxs);
+  CHECK_EQ(ptm_sync(), 0);
+  CHECK_EQ(*pm_next, kTxs);
+  ptm_close();
+  CHECK_EQ(verify(path, {}, "kick"), kTxs);
   unlink(path.c_str());
 }
 
@@ -364,6 +481,7 @@ int main(int argc, char **argv) {
   clean_close();
   exit_without_close(argv[0]);
   budget();
+  kick();
   large_block();
   crashes(argv[0], iterations, seed, tool);
   return check_result("buffered");
