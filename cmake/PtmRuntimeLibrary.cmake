@@ -36,6 +36,23 @@ foreach(opt LAST_ALLOC DEFERRED_FLUSH FENCE_PIPELINE COARSE_LOG SEALED_LOG
     list(APPEND PTM_OPT_DEFINITIONS PTM_OPT_${opt}=0)
   endif()
 endforeach()
+# The libraries that offer buffered durability (PTM_DURABILITY=buffered,
+# docs/durability.md): those whose policy sets kDefersDurability. The lazy
+# gp_/ip_ libraries with the log ring (libs/redo_core.h,
+# libs/p_cgl_lazy_policy.h: kLogRing needs DEFERRED_FLUSH and SEALED_LOG too,
+# libs/persistent_options.h) and the eager cgl ones with the sealed log
+# (libs/p_cgl_eager_policy.h). The one statement of the rule: `ptm-config
+# --buffered` prints it, the tests and scripts/crash_sweep.py read it, and
+# test_buffered checks every persistent library against it.
+set(PTM_BUFFERED_LIBNAMES)
+foreach(lib IN LISTS PTM_LIBNAMES)
+  if((lib MATCHES "^(gp|ip)_(cgl|rwl|orec)_lazy$|^(gp|ip)_(orec_mixed|norec|ring)$"
+      AND PTM_OPT_LOG_RING AND PTM_OPT_DEFERRED_FLUSH AND PTM_OPT_SEALED_LOG)
+     OR (lib MATCHES "^(gp|ip)_cgl_eager$" AND PTM_OPT_SEALED_LOG))
+    list(APPEND PTM_BUFFERED_LIBNAMES ${lib})
+  endif()
+endforeach()
+
 # Coarse-grained logging granularity (bytes): the chunk of the ip_ libraries'
 # log entries and the alignment of every pool heap's blocks. A directory-wide
 # definition: the runtime, ptm-pool and the tests must agree on it.

@@ -47,10 +47,6 @@ DEFAULT_MUTATIONS = ("p_cgl_eager=drop-fence:2,p_cgl_eager=drop-clwb:1,"
 # The persister's record (buffered durability).
 BUFFERED_MUTATIONS = ("ip_orec_lazy=drop-fence:1,ip_orec_lazy=drop-fence:2,"
                       "ip_orec_lazy=drop-clwb:1")
-# The libraries that offer buffered durability (docs/durability.md; the same
-# rule as test/crash/CMakeLists.txt's PTM_CRASH_BUFFERED_LIBS).
-BUFFERED_LIBS = re.compile(
-    r"^(gp|ip)_(cgl_lazy|cgl_eager|orec_lazy|orec_mixed|norec|ring)$")
 
 
 def persistent_libs():
@@ -120,7 +116,12 @@ def main():
                           else BUFFERED_MUTATIONS)
     libs = persistent_libs() if args.libs == "all" else csv_list(args.libs)
     if args.buffered is not None and args.libs == "all":
-        libs = [lib for lib in libs if BUFFERED_LIBS.match(lib)]
+        # the libraries that offer buffered durability, as the build says
+        config = build / "bin" / "ptm-config"
+        offer = subprocess.run([str(config), "--buffered"],
+                               capture_output=True, text=True,
+                               check=True).stdout.split()
+        libs = [lib for lib in libs if lib in offer]
     for lib in libs:
         if not (build / "bin" / f"crash_test.{lib}").exists():
             sys.exit(f"crash_sweep: {build}/bin/crash_test.{lib} is missing "

@@ -159,6 +159,8 @@ tree)
     *) fail "$config --ldflags ip_orec_lazy --shared: '$got'" ;;
     esac
     [ "$("$config" --list)" = "$libs" ] || fail "$config --list differs from the build tree's"
+    [ "$("$config" --buffered)" = "$("$build/bin/ptm-config" --buffered)" ] ||
+      fail "$config --buffered differs from the build tree's"
     [ "$("$config" --libdir)" = "$real/lib" ] || fail "$config --libdir"
     [ "$("$config" --includedir)" = "$real/include" ] || fail "$config --includedir"
   done
