@@ -255,19 +255,26 @@ void close_pool() {
   pool_epoch.store(0, std::memory_order_seq_cst);
   fence_heavy(); // pairs with enter_tx's fence_light
   wait_until_absent();
-  // Buffered durability: every commit written to the file, the file mapped
-  // once again.
-  if (buffered)
+  bool was_buffered = buffered;
+  if (was_buffered) {
+    // Buffered durability: every commit written to the file by the
+    // persister, whose records it leaves idle (the thread slots hold no
+    // record in this mode: their commits only queue), and the PM view
+    // unmapped. The pool's range is now its DRAM copy, which the unmap
+    // below drops: nothing written to it from here on reaches the file.
     stop_buffered(open_view);
-  // Log ring: the last commits' data lines, then their records idle.
-  LogRing::close_all();
-  settle_at_close(open_view);
+  } else {
+    // Log ring: the last commits' data lines, then their records idle.
+    LogRing::close_all();
+    settle_at_close(open_view);
+  }
   delete pool_heap;
   pool_heap = nullptr;
   chunk_lo = chunk_hi = 0;
   // Non-pmem files: push the page cache to the file (libpmem's flush path
   // for files that are not persistent memory).
-  pmem_msync(open_view.base, open_view.header.pool_size);
+  if (!was_buffered)
+    pmem_msync(open_view.base, open_view.header.pool_size);
   unmap_pool(open_view.base, open_view.header.pool_size);
   open_view = PoolView();
   open_path[0] = '\0';
