@@ -156,9 +156,10 @@ void park(int) {
 
 int freeze_signal() { return SIGRTMIN + 4; }
 
-// Signals every other thread and waits (at most ~5 s) until each one is in
-// the handler. Called before anything of the image is read; allocates
-// nothing once the first thread is stopped (it may hold malloc's lock).
+// Signals every other thread and waits (at most ~5 s) until each one that
+// still exists is in the handler. Called before anything of the image is read;
+// allocates nothing once the first thread is stopped (it may hold malloc's
+// lock).
 void freeze_other_threads() {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -177,18 +178,27 @@ void freeze_other_threads() {
       tids[n++] = tid;
   }
   closedir(d);
-  int sent = 0;
   for (int i = 0; i < n; ++i)
-    if (syscall(SYS_tgkill, getpid(), tids[i], freeze_signal()) == 0)
-      ++sent;
+    syscall(SYS_tgkill, getpid(), tids[i], freeze_signal());
+  // The threads still there: one that was exiting when it was listed (a
+  // driver's worker done with its operations) may take the signal and never
+  // run the handler; it leaves the list instead of parking.
+  auto alive = [&] {
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+      if (syscall(SYS_tgkill, getpid(), tids[i], 0) == 0)
+        ++k;
+    return k;
+  };
   struct timespec pause_1ms = {0, 1000000};
-  for (int waited = 0; parked.load() < sent && waited < 5000; ++waited)
+  for (int waited = 0; parked.load() < alive() && waited < 5000; ++waited)
     nanosleep(&pause_1ms, nullptr);
-  if (parked.load() < sent)
+  int left = alive() - parked.load();
+  if (left > 0)
     fprintf(stderr,
             "ptm: crash-sim: warning: %d of %d other threads did not stop "
             "(signal %d blocked?); the image may hold their later stores\n",
-            sent - parked.load(), sent, freeze_signal());
+            left, n, freeze_signal());
 }
 
 [[noreturn]] void crash(State &s, Kind kind) {
