@@ -90,6 +90,14 @@ static void create_pool(const std::string &path) {
   create_transfer_pool<Root>(path);
 }
 
+// A new pool at PATH of the transfers' layout, opened under MODE: its root.
+static Root *create_and_open(const std::string &path, const char *mode) {
+  create_pool(path);
+  set_durability(mode);
+  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
+  return static_cast<Root *>(ptm_root(0));
+}
+
 // Reopens PATH under strict durability and checks that it holds a prefix of
 // the transfers that includes every id of ACKS; returns next_id.
 static uint64_t verify(const std::string &path,
@@ -166,10 +174,7 @@ static void errors() {
 
 static void clean_close() {
   std::string path = temp_pool_path("buffered-close");
-  create_pool(path);
-  set_durability("buffered");
-  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
-  auto *root = static_cast<Root *>(ptm_root(0));
+  auto *root = create_and_open(path, "buffered");
   std::mt19937 rng(7);
   constexpr uint64_t kTransfers = 3000;
   transfer(root, rng, 0); // (its slot claim writes and fences)
@@ -218,30 +223,38 @@ static void exit_without_close(const char *self) {
   unlink(path.c_str());
 }
 
-static void budget() {
-  std::string path = temp_pool_path("buffered-budget");
-  create_pool(path);
-  set_durability("buffered:60000");
-  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
-  auto *root = static_cast<Root *>(ptm_root(0));
-  constexpr uint64_t kWords = (8u << 10) / 8, kTxs = 1600;
-  constexpr uint64_t kBlockWords = (9u << 20) / 8, kBlocks = 2;
-  std::mt19937 rng(5);
+// The queue's tests: a zeroed block of WORDS words linked as ROOT's big
+// block, in one transaction; then transactions that each rewrite all of it
+// (T: the transaction's number, in every word), each queueing WORDS * 8
+// bytes or more.
+static void attach_big(Root *root, uint64_t words) {
   run_tx([&] {
-    auto *big = static_cast<uint64_t *>(ptm_calloc(kWords, 8));
+    auto *big = static_cast<uint64_t *>(ptm_calloc(words, 8));
     if (!big)
       _exit(6);
     __ptm_write_8(reinterpret_cast<uint64_t *>(&root->big),
                   reinterpret_cast<uint64_t>(big));
-    __ptm_write_8(&root->big_words, kWords);
+    __ptm_write_8(&root->big_words, words);
   });
+}
+static void rewrite_big(Root *root, uint64_t t, uint64_t words) {
+  run_tx([&] {
+    for (uint64_t i = 0; i < words; ++i)
+      __ptm_write_8(&root->big[i], t * words + i);
+  });
+}
+
+static void budget() {
+  std::string path = temp_pool_path("buffered-budget");
+  auto *root = create_and_open(path, "buffered:60000");
+  constexpr uint64_t kWords = (8u << 10) / 8, kTxs = 1600;
+  constexpr uint64_t kBlockWords = (9u << 20) / 8, kBlocks = 2;
+  std::mt19937 rng(5);
+  attach_big(root, kWords);
   ptm_stats_t before, after;
   ptm_stats(&before);
   for (uint64_t t = 1; t <= kTxs; ++t) {
-    run_tx([&] {
-      for (uint64_t i = 0; i < kWords; ++i)
-        __ptm_write_8(&root->big[i], t * kWords + i);
-    });
+    rewrite_big(root, t, kWords);
     transfer(root, rng, 0);
   }
   for (uint64_t b = 1; b <= kBlocks; ++b) {
@@ -309,10 +322,7 @@ static const volatile uint64_t *in_pm_view(const std::string &path,
 
 static void kick() {
   std::string path = temp_pool_path("buffered-kick");
-  create_pool(path);
-  set_durability("buffered:60000");
-  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
-  auto *root = static_cast<Root *>(ptm_root(0));
+  auto *root = create_and_open(path, "buffered:60000");
   const volatile uint64_t *pm_next = in_pm_view(path, &root->next_id);
   CHECK(pm_next != nullptr);
   if (!pm_next) {
@@ -320,14 +330,7 @@ static void kick() {
     return;
   }
   constexpr uint64_t kWords = (8u << 10) / 8;
-  run_tx([&] {
-    auto *big = static_cast<uint64_t *>(ptm_calloc(kWords, 8));
-    if (!big)
-      _exit(6);
-    __ptm_write_8(reinterpret_cast<uint64_t *>(&root->big),
-                  reinterpret_cast<uint64_t>(big));
-    __ptm_write_8(&root->big_words, kWords);
-  });
+  attach_big(root, kWords);
   CHECK_EQ(*pm_next, 0u); // (nothing written yet: no interval, no sync)
   ptm_stats_t before, after;
   ptm_stats(&before);
@@ -337,10 +340,7 @@ static void kick() {
   constexpr uint64_t kTxs = 128;
   std::mt19937 rng(9);
   for (uint64_t t = 1; t <= kTxs; ++t) {
-    run_tx([&] {
-      for (uint64_t i = 0; i < kWords; ++i)
-        __ptm_write_8(&root->big[i], t * kWords + i);
-    });
+    rewrite_big(root, t, kWords);
     transfer(root, rng, 0);
   }
   ptm_stats(&after);
@@ -364,10 +364,7 @@ static void kick() {
 
 static void large_block() {
   std::string path = temp_pool_path("buffered-large");
-  create_pool(path);
-  set_durability("buffered");
-  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
-  auto *root = static_cast<Root *>(ptm_root(0));
+  auto *root = create_and_open(path, "buffered");
   constexpr uint64_t kWords = (4u << 20) / 8; // 4 MiB: more than a slot logs
   std::mt19937 rng(3);
   transfer(root, rng, 0);
