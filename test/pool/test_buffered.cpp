@@ -28,8 +28,9 @@
 //               block and move a transfer until the thread's queue has
 //               passed its kick size (512 KiB) and no further: the persister
 //               writes them to the file without ptm_sync, long before its
-//               interval (next_id in the PM view, read through the file's
-//               shared mapping, moves within 30 s; the interval is 60 s); no
+//               interval (next_id, read from the file with pread, moves;
+//               the only clock is a 30-s guard against a hang, half the
+//               60-s interval, where a kicked round takes milliseconds); no
 //               clwb and no sfence by the committing thread
 //     large     a transaction allocates and fills a block larger than a
 //               thread slot's log (the persister writes it to the file
@@ -52,16 +53,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/pool/pool_file.h"
 #include "transfer_load.h"
 
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <fstream>
+#include <fcntl.h>
 #include <random>
-#include <sstream>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <vector>
@@ -288,50 +288,28 @@ static void budget() {
   unlink(path.c_str());
 }
 
-// The address of ADDR (in the pool, mapped privately at its base under
-// buffered durability) in the PM view: the shared mapping of the same file
-// (/proc/self/maps, told apart by the file's inode). nullptr if not found.
-static const volatile uint64_t *in_pm_view(const std::string &path,
-                                           const void *addr) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0)
-    return nullptr;
-  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  uint64_t file_off = 0, pm_lo = 0, pm_off = 0;
-  bool have_file_off = false, have_pm = false;
-  std::ifstream maps("/proc/self/maps");
-  for (std::string line; std::getline(maps, line);) {
-    std::istringstream in(line);
-    std::string range, perms, dev;
-    uint64_t off = 0, inode = 0;
-    in >> range >> perms >> std::hex >> off >> dev >> std::dec >> inode;
-    if (inode != st.st_ino || perms.size() < 4)
-      continue;
-    uint64_t lo = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
-    uint64_t hi = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
-    if (perms[3] == 's') {
-      pm_lo = lo, pm_off = off, have_pm = true;
-    } else if (a >= lo && a < hi) {
-      file_off = a - lo + off, have_file_off = true;
-    }
-  }
-  if (!have_file_off || !have_pm || file_off < pm_off)
-    return nullptr;
-  return reinterpret_cast<const volatile uint64_t *>(pm_lo + file_off - pm_off);
+// next_id as the file at PATH holds it, read with pread: the page cache
+// that the PM view writes, not the pool's DRAM copy (the pool is mapped at
+// the base its header records, so an address's file offset is address -
+// base).
+static uint64_t next_id_in_file(const std::string &path, const Root *root) {
+  ptm::pool::PoolHeader h;
+  CHECK_EQ(ptm::pool::read_pool_header(path.c_str(), 0, &h), 0);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  CHECK(fd >= 0);
+  uint64_t v = 0;
+  off_t at = off_t(reinterpret_cast<uintptr_t>(&root->next_id) - h.base);
+  CHECK_EQ(pread(fd, &v, sizeof v, at), ssize_t(sizeof v));
+  close(fd);
+  return v;
 }
 
 static void kick() {
   std::string path = temp_pool_path("buffered-kick");
   auto *root = create_and_open(path, "buffered:60000");
-  const volatile uint64_t *pm_next = in_pm_view(path, &root->next_id);
-  CHECK(pm_next != nullptr);
-  if (!pm_next) {
-    ptm_close();
-    return;
-  }
   constexpr uint64_t kWords = (8u << 10) / 8;
   attach_big(root, kWords);
-  CHECK_EQ(*pm_next, 0u); // (nothing written yet: no interval, no sync)
+  CHECK_EQ(next_id_in_file(path, root), 0u); // (no interval, no sync yet)
   ptm_stats_t before, after;
   ptm_stats(&before);
   // Each transaction queues at least its 8 KiB: 64 of them pass the kick
@@ -349,14 +327,15 @@ static void kick() {
   // A guard against a hang, far below the 60-s interval: the kicked round
   // takes a few milliseconds.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (*pm_next == 0 && std::chrono::steady_clock::now() < deadline)
+  uint64_t written = 0;
+  while ((written = next_id_in_file(path, root)) == 0 &&
+         std::chrono::steady_clock::now() < deadline)
     usleep(1000);
-  uint64_t written = *pm_next;
   printf("buffered: the kick wrote %llu of %llu transfers before any sync\n",
          (unsigned long long)written, (unsigned long long)kTxs);
   CHECK(written > 0 && written <= kTxs);
   CHECK_EQ(ptm_sync(), 0);
-  CHECK_EQ(*pm_next, kTxs);
+  CHECK_EQ(next_id_in_file(path, root), kTxs);
   ptm_close();
   CHECK_EQ(verify(path, {}, "kick"), kTxs);
   unlink(path.c_str());
