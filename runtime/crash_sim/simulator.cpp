@@ -46,7 +46,6 @@ struct State {
   // The memory tracked: the pool's mapping, or under buffered durability
   // the PM view (the file), whose copy at BASE is volatile DRAM.
   char *base = nullptr;
-  bool pm_view = false;
   uint64_t size = 0;
   uint64_t epoch = 0;
   char *persistent = nullptr; // shadow copy: the persistent image
@@ -97,8 +96,7 @@ void print_count() {
           s.dropped ? " (mutated: some were dropped)" : "");
 }
 
-void start_tracking(State &s, char *live, uint64_t size, bool pm_view,
-                    uint64_t epoch) {
+void start_tracking(State &s, char *live, uint64_t size, uint64_t epoch) {
   std::string problem;
   if (!read_config(&s.config, &problem))
     fatal("crash simulator: %s", problem.c_str());
@@ -109,7 +107,6 @@ void start_tracking(State &s, char *live, uint64_t size, bool pm_view,
   free(s.persistent);
   s.base = live;
   s.size = size;
-  s.pm_view = pm_view;
   s.epoch = epoch;
   s.persistent = static_cast<char *>(malloc(s.size));
   if (!s.persistent)
@@ -281,17 +278,15 @@ void observe(Kind kind, const void *addr) {
     s.tracking = false;
     return;
   }
-  // Buffered durability: the file is the PM view; once the mode ends (at
-  // ptm_close), what the close does to the pool's range stays in its DRAM
-  // copy and is no persistence event of the file.
+  // Buffered durability: the file is the PM view. (Nothing issues a
+  // persistence event on the pool's DRAM copy once the mode has ended:
+  // close_pool leaves it alone.)
   bool pm_view = persist::flush_insn == persist::FlushInsn::Shadow;
   uint64_t epoch = pool::pool_epoch.load(std::memory_order_relaxed);
-  if (s.tracking && s.pm_view && !pm_view && (epoch == 0 || epoch == s.epoch))
-    return;
   char *live = pm_view ? v.base + persist::shadow.delta : v.base;
   if (!s.tracking || live != s.base ||
       (s.epoch != 0 && epoch != 0 && epoch != s.epoch))
-    start_tracking(s, live, v.size(), pm_view, epoch);
+    start_tracking(s, live, v.size(), epoch);
   else if (s.epoch == 0)
     s.epoch = epoch;
   ++s.events;

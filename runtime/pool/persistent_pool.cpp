@@ -255,8 +255,7 @@ void close_pool() {
   pool_epoch.store(0, std::memory_order_seq_cst);
   fence_heavy(); // pairs with enter_tx's fence_light
   wait_until_absent();
-  bool was_buffered = buffered;
-  if (was_buffered) {
+  if (buffered) {
     // Buffered durability: every commit written to the file by the
     // persister, whose records it leaves idle (the thread slots hold no
     // record in this mode: their commits only queue), and the PM view
@@ -267,14 +266,13 @@ void close_pool() {
     // Log ring: the last commits' data lines, then their records idle.
     LogRing::close_all();
     settle_at_close(open_view);
+    // Non-pmem files: push the page cache to the file (libpmem's flush path
+    // for files that are not persistent memory).
+    pmem_msync(open_view.base, open_view.header.pool_size);
   }
   delete pool_heap;
   pool_heap = nullptr;
   chunk_lo = chunk_hi = 0;
-  // Non-pmem files: push the page cache to the file (libpmem's flush path
-  // for files that are not persistent memory).
-  if (!was_buffered)
-    pmem_msync(open_view.base, open_view.header.pool_size);
   unmap_pool(open_view.base, open_view.header.pool_size);
   open_view = PoolView();
   open_path[0] = '\0';
