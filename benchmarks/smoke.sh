@@ -12,7 +12,7 @@ if [ "$1" = "--min-secs" ]; then
 fi
 out=$("$@") || { status=$?; echo "$out"; echo "smoke: exit status $status" >&2; exit 1; }
 echo "$out"
-n=$(echo "$out" | grep -cE '^RESULT bench=[a-z0-9_]+ lib=[a-z_]+ threads=[0-9]+ ops_per_s=[0-9]+ commits=[0-9]+ aborts=[0-9]+ clwb_per_tx=([0-9.]+|na) sfence_per_tx=([0-9.]+|na)( |$)')
+n=$(echo "$out" | grep -cE '^RESULT bench=[a-z0-9_]+ lib=[a-z0-9_]+ threads=[0-9]+ ops_per_s=[0-9]+ commits=[0-9]+ aborts=[0-9]+ clwb_per_tx=([0-9.]+|na) sfence_per_tx=([0-9.]+|na)( |$)')
 [ "$n" = 1 ] || { echo "smoke: expected one RESULT line, found $n" >&2; exit 1; }
 if [ -n "$min_secs" ]; then
   secs=$(echo "$out" | sed -n 's/^RESULT .* secs=\([0-9.]*\).*$/\1/p')

@@ -41,14 +41,16 @@ endforeach()
 # gp_/ip_ libraries with the log ring (libs/redo_core.h,
 # libs/p_cgl_lazy_policy.h: kLogRing needs DEFERRED_FLUSH and SEALED_LOG too,
 # libs/persistent_options.h) and the eager cgl ones with the sealed log
-# (libs/p_cgl_eager_policy.h). The one statement of the rule: `ptm-config
+# (libs/p_cgl_eager_policy.h), and sp3 (its own options, libs/sp3_policy.h).
+# The one statement of the rule: `ptm-config
 # --buffered` prints it, the tests and scripts/crash_sweep.py read it, and
 # test_buffered checks every persistent library against it.
 set(PTM_BUFFERED_LIBNAMES)
 foreach(lib IN LISTS PTM_LIBNAMES)
   if((lib MATCHES "^(gp|ip)_(cgl|rwl|orec)_lazy$|^(gp|ip)_(orec_mixed|norec|ring)$"
       AND PTM_OPT_LOG_RING AND PTM_OPT_DEFERRED_FLUSH AND PTM_OPT_SEALED_LOG)
-     OR (lib MATCHES "^(gp|ip)_cgl_eager$" AND PTM_OPT_SEALED_LOG))
+     OR (lib MATCHES "^(gp|ip)_cgl_eager$" AND PTM_OPT_SEALED_LOG)
+     OR lib STREQUAL "sp3")
     list(APPEND PTM_BUFFERED_LIBNAMES ${lib})
   endif()
 endforeach()

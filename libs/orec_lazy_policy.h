@@ -39,6 +39,17 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
     if (redo.empty())
       return Core::commit_read_only(tx);
     Log::redo_announce(tx);
+    if (!lock_writes(tx))
+      return false;
+    uint64_t time = GlobalClock::tick();
+    if (time != ot.start + 1 && !ot.validate())
+      return false;
+    return Core::publish(tx, time);
+  }
+
+  // Locks the orecs of the write set (busy: abort); false if one has a
+  // version the snapshot cannot be extended to.
+  static bool lock_writes(TxThread &tx) {
     for (size_t i = 0; i < redo.size(); ++i) {
       // (coarse-grained logging: an entry is a chunk, locked whole)
       AccessSpan sp = Log::conflict_span(redo.granule(i), 1);
@@ -50,10 +61,7 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
           return false;
       }
     }
-    uint64_t time = GlobalClock::tick();
-    if (time != ot.start + 1 && !ot.validate())
-      return false;
-    return Core::publish(tx, time);
+    return true;
   }
 
   static void rollback(TxThread &tx) {

@@ -391,8 +391,8 @@ def target_rows(pts):
                                                         "tpcc_bptree")
                    for t in (1, 2)]
         wanted += [(best, "pmdk", "bptree_insert", t) for t in (1, 2)]
-    # Crafty (issue 18) against the orec redo library and PMDK.
-    wanted += [("crafty", base, "bptree_insert", t)
+    # Crafty and sp3 (issue 18) against the orec redo library and PMDK.
+    wanted += [(lib, base, "bptree_insert", t) for lib in ("crafty", "sp3")
                for base in ("ip_orec_lazy", "pmdk") for t in (1, 2)]
     rows = []
     for new, base, b, t in wanted:
@@ -444,7 +444,7 @@ def write_evaluation(args, plot, csv_path, rows, builds, mode, extra,
         lines += [f"![{png}]({png})", ""]
     lines += ["## Best persistent ptm library against the peers", "",
               "Ratio = ops/s of the best persistent library (p_, gp_, ip_, "
-              "crafty) "
+              "crafty, sp3) "
               "over the peer's, same benchmark and threads.", "",
               tables["peers"], ""]
     if targets:

@@ -51,7 +51,7 @@ BUFFERED_MUTATIONS = ("ip_orec_lazy=drop-fence:1,ip_orec_lazy=drop-fence:2,"
 
 def persistent_libs():
     """The p_/gp_/ip_ names of Makefile.libnames, in file order."""
-    return [n for n in libnames() if re.match(r"^((p|gp|ip)_|crafty$)", n)]
+    return [n for n in libnames() if re.match(r"^((p|gp|ip)_|crafty$|sp3$)", n)]
 
 
 def run_sweep(exe, workload, args, work, mutation):

@@ -53,7 +53,7 @@ def ensure_matplotlib():
 
 def is_persistent(lib):
     name = lib.split(":")[-1]
-    return name.startswith(("p_", "gp_", "ip_")) or name == "crafty"
+    return name.startswith(("p_", "gp_", "ip_")) or name in ("crafty", "sp3")
 
 
 def series_of(row, multi_build):

@@ -70,6 +70,8 @@ const char *state_name(SlotState s) {
     return "redo-sealed";
   case kUndoLogged:
     return "undo-logged";
+  case kRedoStream:
+    return "speculative log";
   }
   return "unknown";
 }
@@ -138,6 +140,9 @@ int cmd_info(const char *path) {
     if (is_redo_state(s.state))
       printf(", commit order %" PRIu64 ", %" PRIu64 " entries", s.order,
              s.declared);
+    else if (s.state == kRedoStream)
+      printf(", epoch %" PRIu64 ", %zu records above the floor", s.epoch,
+             stream_records(v, s.index, floor).size());
     else
       printf(", %" PRIu64 " valid entries", s.entries);
     if (s.damaged)

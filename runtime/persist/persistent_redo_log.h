@@ -324,10 +324,13 @@ struct PersistentRedoLog {
   // back; recovery ignores them (they are outside the pool).
   // SEALED: the sealed commit (publish). DELTA: the write-back goes DELTA
   // bytes away from the logged addresses (the persister of buffered
-  // durability writes the PM view, runtime/pool/persister.cpp).
+  // durability writes the PM view, runtime/pool/persister.cpp). FLOOR
+  // (nonzero): stored in the record header's floor with the idle status,
+  // in the same line (sp3's persister: the orders up to it are applied,
+  // runtime/pool/speculative.h).
   static void commit(pool::SlotHandle &s, uint64_t order, bool sealed,
                      uintptr_t skip_lo = 0, uintptr_t skip_hi = 0,
-                     uintptr_t delta = 0) {
+                     uintptr_t delta = 0, uint64_t floor = 0) {
     if (delta == 0)
       write_back_outside(skip_lo, skip_hi);
     if (!publish(s, order, sealed))
@@ -335,7 +338,7 @@ struct PersistentRedoLog {
     write_back(s, skip_lo, skip_hi,
                delta ? WriteBack::StreamLines : WriteBack::FlushEntries, delta);
     persist::sfence();
-    mark_idle(s);
+    mark_idle(s, floor);
   }
 
   // Log ring: a pool block the transaction allocated of N bytes is logged
@@ -626,7 +629,11 @@ private:
     }
   }
 
-  static void mark_idle(pool::SlotHandle &s) {
+  // (FLOOR: before the status, in its line: a durable idle status implies
+  // it)
+  static void mark_idle(pool::SlotHandle &s, uint64_t floor = 0) {
+    if (floor != 0)
+      __atomic_store_n(&s.hdr->floor, floor, __ATOMIC_RELAXED);
     __atomic_store_n(&s.hdr->status, pool::slot_status(pool::kIdle, s.gen),
                      __ATOMIC_RELEASE);
     persist::clwb(&s.hdr->status);

@@ -36,17 +36,17 @@ void put_allocs(GrowBuffer<uint64_t> &q, const TxThread &tx) {
   }
 }
 
-// Queues S's transaction: the next sequence number, then PUT(q) adds its
-// items and put_allocs its blocks.
+// Queues S's transaction with sequence number SEQ: PUT(q) adds its items
+// and put_allocs its blocks (TX: none, an empty item).
 template <class Put>
-void queue_commit(SlotHandle &s, const TxThread &tx, Put &&put) {
-  uint64_t seq = commit_seq.fetch_add(1, std::memory_order_acq_rel) + 1;
+void queue_commit(SlotHandle &s, const TxThread *tx, uint64_t seq, Put &&put) {
   CommitQueue &cq = commit_queues[s.index];
   GrowBuffer<uint64_t> &q = cq.words;
   cq.lock();
   size_t head = q.extend(2);
   put(q);
-  put_allocs(q, tx);
+  if (tx)
+    put_allocs(q, *tx);
   q[head] = seq;
   q[head + 1] = q.size - head - 2;
   uint64_t queued = q.size;
@@ -58,27 +58,47 @@ void queue_commit(SlotHandle &s, const TxThread &tx, Put &&put) {
     s.heap_work = true;
 }
 
+uint64_t next_seq() {
+  return commit_seq.fetch_add(1, std::memory_order_acq_rel) + 1;
+}
+
+// The items of S's redo entries (the pool's data only: DRAM and stack words
+// are not the persister's).
+void put_entries(GrowBuffer<uint64_t> &q, const SlotHandle &s) {
+  for (uint64_t i = 0; i < s.count; i += entry_records(s.entries[i])) {
+    const LogEntry &e = s.entries[i];
+    EntryKind kind = entry_kind(e);
+    uint64_t len = kind == kChunkEntry ? PersistentRedoLog::kChunk : 8;
+    if (kind == kPadEntry || !open_view.is_data(e.addr, len))
+      continue;
+    if (kind == kChunkEntry)
+      put_item(q, e.addr, len, 0xff, chunk_bytes(e));
+    else
+      put_item(q, e.addr, len, uint8_t(e.meta), &e.data);
+  }
+}
+
 } // namespace
 
 void commit_buffered(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
                      uintptr_t skip_hi) {
   if (!PersistentRedoLog::write_back_only(s, skip_lo, skip_hi))
     return;
-  queue_commit(s, tx, [&](GrowBuffer<uint64_t> &q) {
-    for (uint64_t i = 0; i < s.count; i += entry_records(s.entries[i])) {
-      const LogEntry &e = s.entries[i];
-      EntryKind kind = entry_kind(e);
-      uint64_t len = kind == kChunkEntry ? PersistentRedoLog::kChunk : 8;
-      // (the pool's data only: DRAM and stack words are not the persister's)
-      if (kind == kPadEntry || !open_view.is_data(e.addr, len))
-        continue;
-      if (kind == kChunkEntry)
-        put_item(q, e.addr, len, 0xff, chunk_bytes(e));
-      else
-        put_item(q, e.addr, len, uint8_t(e.meta), &e.data);
-    }
-  });
+  queue_commit(s, &tx, next_seq(),
+               [&](GrowBuffer<uint64_t> &q) { put_entries(q, s); });
   s.count = 0;
+}
+
+void queue_speculative(SlotHandle &s, TxThread &tx, uint64_t seq,
+                       bool entries) {
+  queue_commit(s, &tx, seq, [&](GrowBuffer<uint64_t> &q) {
+    if (entries)
+      put_entries(q, s);
+  });
+}
+
+void queue_empty(SlotHandle &s, uint64_t seq) {
+  queue_commit(s, nullptr, seq, [](GrowBuffer<uint64_t> &) {});
 }
 
 void commit_buffered_in_place(SlotHandle &s, TxThread &tx,
@@ -86,7 +106,7 @@ void commit_buffered_in_place(SlotHandle &s, TxThread &tx,
   stat_add(tx.stats->log_entries, written.nkeys);
   if (written.nkeys == 0 && tx.allocs.size == 0)
     return;
-  queue_commit(s, tx, [&](GrowBuffer<uint64_t> &q) {
+  queue_commit(s, &tx, next_seq(), [&](GrowBuffer<uint64_t> &q) {
     for (uint64_t i = 0; i < written.nkeys; ++i) {
       uint64_t a = written.keys[i].key, len = written.keys[i].record;
       if (open_view.is_data(a, len))

@@ -56,7 +56,8 @@ struct alignas(64) CommitQueue {
 };
 
 extern CommitQueue commit_queues[kMaxSlots];
-// The last commit sequence number taken (0: none since the pool opened).
+// The last commit sequence number taken (0: none since the pool opened; sp3:
+// the largest order queued, from the clock's value at open).
 extern std::atomic<uint64_t> commit_seq;
 
 // The buffered commit of S's redo log, under the algorithm's locks (TX: its
@@ -70,6 +71,13 @@ void commit_buffered(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
 // next sequence number. Nothing when TX wrote and allocated nothing.
 void commit_buffered_in_place(SlotHandle &s, TxThread &tx,
                               const SlotLogIndex &written);
+
+// sp3 (speculative.h), under the locks: S's redo entries (if ENTRIES; they
+// are written back) and TX's blocks queued with the sequence number SEQ, the
+// transaction's commit order; an attempt that took SEQ and failed queues an
+// empty item with it (queue_empty), so the sequence has no gap.
+void queue_speculative(SlotHandle &s, TxThread &tx, uint64_t seq, bool entries);
+void queue_empty(SlotHandle &s, uint64_t seq);
 
 // leave_tx: if S's queue is over its budget, waits until the persister has
 // taken it (the persister then writes it while the thread goes on); if it

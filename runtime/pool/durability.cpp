@@ -7,6 +7,7 @@
 #include "runtime/persist/shadow.h"
 #include "runtime/pool/commit_queue.h"
 #include "runtime/pool/persister.h"
+#include "runtime/pool/speculative.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -108,7 +109,14 @@ void start_buffered(const PoolView &view, const char *path,
   shadow.delta = reinterpret_cast<intptr_t>(pm) - intptr_t(lo);
   persist::begin_shadow(shadow);
   buffered = true;
-  start_persister(mode.interval_ms, uintptr_t(shadow.delta));
+  // sp3: its orders are its clock's, from the clock's value now.
+  uint64_t first = 0;
+  if (library_speculative) {
+    speculative = !mode.buffered;
+    speculative_reset();
+    first = speculative_clock->load();
+  }
+  start_persister(mode.interval_ms, uintptr_t(shadow.delta), first);
   if (!exit_sync_set) {
     exit_sync_set = true;
     atexit(sync_at_exit); // a program that ends without ptm_close
@@ -117,6 +125,12 @@ void start_buffered(const PoolView &view, const char *path,
 
 void stop_buffered(const PoolView &view) {
   stop_persister();
+  if (speculative) { // every record applied: the speculative logs retired
+    PoolView pm = view;
+    pm.base = pm_view;
+    speculative_retire(pm);
+    speculative = false;
+  }
   persist::end_shadow();
   buffered = false;
   pmem_msync(pm_view, view.size());
@@ -129,6 +143,8 @@ int sync_durable() {
     error("ptm_sync inside a transaction: it would wait for its own commit");
     return -EINVAL;
   }
+  // (sp3's strict mode: durable already; the wait brings the PM view up to
+  // date and empties the commit queues)
   if (!buffered)
     return 0;
   persister_sync(commit_seq.load(std::memory_order_acquire));

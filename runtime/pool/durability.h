@@ -26,6 +26,9 @@
 
 #include "runtime/pool/pool_view.h"
 
+#include <atomic>
+#include <cstdint>
+
 namespace ptm {
 namespace pool {
 
@@ -46,6 +49,11 @@ int durability_from_env(const char *path, DurabilityMode *out);
 extern bool buffered;
 // The linked library can defer durability (set at load).
 extern bool library_defers_durability;
+// The linked library persists speculatively (sp3, speculative.h: on the two
+// views under strict durability too), its commit orders from CLOCK (set at
+// load).
+extern bool library_speculative;
+extern std::atomic<uint64_t> *speculative_clock;
 
 // open_pool, after recovery (the pool is mapped shared at its base): the
 // DRAM copy, the PM view and the persister. Fatal if the mappings fail.

@@ -16,6 +16,7 @@
 #include "runtime/pool/open_checks.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/recovery.h"
+#include "runtime/pool/speculative.h"
 #include "runtime/stm/reuse_epoch.h"
 
 #include <cerrno>
@@ -197,7 +198,8 @@ int open_pool(const char *path, size_t size) {
     slot_claimed[i].store(0, std::memory_order_relaxed);
   commit_counter.store(0);
   ReplayFloor::reset();
-  if (durability.buffered)
+  // (sp3 runs on the two views in strict mode too: speculative.h)
+  if (durability.buffered || library_speculative)
     start_buffered(open_view, path, durability);
   // (before the epoch lets any transaction in: enter_tx's fence_light)
   asymmetric_fence_init();

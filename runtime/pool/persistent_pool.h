@@ -20,6 +20,7 @@
 #include "runtime/pool/heap_adapter.h"
 #include "runtime/pool/pool_view.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -60,6 +61,17 @@ template <class P>
 struct DefersDurability<P, std::void_t<decltype(P::kDefersDurability)>>
     : std::bool_constant<P::kDefersDurability> {};
 
+// P persists speculatively (P::kSpeculative, sp3: runtime/pool/speculative.h)
+// with P::clock() as its commit orders.
+template <class P, class = void> struct Speculative : std::false_type {
+  static std::atomic<uint64_t> *clock() { return nullptr; }
+};
+template <class P>
+struct Speculative<P, std::void_t<decltype(P::kSpeculative)>>
+    : std::bool_constant<P::kSpeculative> {
+  static std::atomic<uint64_t> *clock() { return P::clock(); }
+};
+
 template <class P> struct PersistentPool {
   static constexpr int kPersistent = 1;
   using Heap = pool::PoolHeap<P>;
@@ -67,6 +79,8 @@ template <class P> struct PersistentPool {
   // At load (define_runtime.h): what the library can do.
   static bool note_library() {
     pool::library_defers_durability = DefersDurability<P>::value;
+    pool::library_speculative = Speculative<P>::value;
+    pool::speculative_clock = Speculative<P>::clock();
     return true;
   }
   static int open(const char *path, size_t size) {

@@ -6,6 +6,7 @@
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/pool/commit_queue.h"
 #include "runtime/pool/persistent_pool.h"
+#include "runtime/pool/speculative.h"
 
 #include <algorithm>
 #include <chrono>
@@ -97,9 +98,14 @@ void Persister::collect(const GrowBuffer<uint64_t> &q) {
 
 // The record of the transactions written so far, up to SEQ: durable, then
 // in the PM view, then idle (PersistentRedoLog::commit with the PM view's
-// offset).
+// offset). sp3: SEQ is the floor (speculative.h) from the idle status on,
+// stored in its line: the speculative records up to SEQ, superseded, are
+// never replayed over the data written here.
 void Persister::seal(uint64_t seq) {
-  PersistentRedoLog::commit(slot, seq, /*sealed=*/true, 0, 0, delta);
+  PersistentRedoLog::commit(slot, seq, /*sealed=*/true, 0, 0, delta,
+                            speculative ? seq : 0);
+  if (speculative)
+    speculative_floor.store(seq, std::memory_order_release);
   PersistentRedoLog::begin(slot);
   persist::begin_unit(); // (the next record)
 }
@@ -217,9 +223,12 @@ uint64_t Persister::round() {
     carry[at + 1] = txs[i].words;
     memcpy(&carry[at + 2], txs[i].items, txs[i].words * 8);
   }
+  // (the buffers go back to the heap: a thread's queue grows again from
+  // nothing, and a program whose threads have ended holds none)
   for (auto &q : taken)
-    q.clear();
-  carried.clear();
+    q.release();
+  carried.release();
+  std::vector<QueuedTx>().swap(txs);
   return next - 1;
 }
 
@@ -258,15 +267,15 @@ void *persister_main(void *arg) {
 
 } // namespace
 
-void start_persister(unsigned interval_ms, uintptr_t delta) {
+void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first) {
   if (!persister)
     persister = new Persister(); // (kept: no destructor runs at exit)
   Persister &p = *persister;
   p.stop = false;
-  p.wanted = p.persisted = 0;
+  p.wanted = p.persisted = first;
   p.interval = std::chrono::milliseconds(interval_ms);
   p.delta = delta;
-  commit_seq.store(0);
+  commit_seq.store(first);
   if (!claim_service_slot(p.slot))
     fatal("buffered durability: the pool has no free thread slot for the "
           "persister");

@@ -28,8 +28,9 @@
 namespace ptm {
 namespace pool {
 
-// Starts the thread (the pool's mutex held; its slot is claimed here).
-void start_persister(unsigned interval_ms, uintptr_t delta);
+// Starts the thread (the pool's mutex held; its slot is claimed here); the
+// first sequence number to come is FIRST + 1.
+void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first);
 // Writes every queued commit and ends the thread (no transaction running).
 void stop_persister();
 // Returns once every commit sequence number up to SEQ is in the PM view.

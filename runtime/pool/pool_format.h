@@ -97,6 +97,13 @@ enum SlotState : uint8_t {
   // applied); above W rolled back, largest COMMIT_ORDER first; a declared
   // entry invalid: never drained, so nothing of it was stored: discarded.
   kUndoLogged = 4,
+  // sp3's speculative log (docs/pool.md "Speculative log"): the slot's
+  // entries are a stream of self-validating records, each with its commit
+  // order, the orders it depends on and its stream's epoch
+  // (SlotHeader::stream_epoch). Recovery keeps those above the floor whose
+  // dependencies are kept or at or below the floor, and replays them in
+  // commit order.
+  kRedoStream = 5,
 };
 
 // A committed redo log: replayed in commit order at recovery.
@@ -129,7 +136,11 @@ struct alignas(64) SlotHeader {
   uint64_t floor;        // replay floor (RecordHeader)
   RecordHeader ring[kRingParts - 1]; // record headers 1 and 2
   uint64_t claim_gen;                // first generation of the last claim
-  uint64_t reserved[3];              // 0
+  // The epoch of the slot's last speculative log (sp3; 0: none yet): each
+  // new stream of the slot takes the next one, so a record of an older
+  // stream, left in the entries, is never taken for one of this stream's.
+  uint64_t stream_epoch;
+  uint64_t reserved[2]; // 0
 };
 static_assert(sizeof(SlotHeader) == 128, "two cache lines");
 
@@ -171,7 +182,20 @@ static_assert(sizeof(LogEntry) == 32, "32-byte entries, two per line");
 //           bytes) covers the bytes too, so a torn chunk is invalid
 //   pad     mask 0, ADDR 0, DATA 0, CHECK = entry_check(0, meta, 0); one
 //           record that puts the next chunk entry on a cache line boundary
+//   head    mask 0, ADDR kStreamHeadAddr, DATA = R | epoch << 32: the first
+//           record of a speculative log's record (kRedoStream), on a cache
+//           line with a sum; R records follow the line; its generation is
+//           the record's commit order
+//   sum     mask 0, ADDR kStreamSumAddr, DATA = stream_body_sum of the R
+//           records: the second record of a head line (an entry left from
+//           an older record, even of the same order, cannot complete a
+//           torn one)
+//   dep     mask 0, ADDR kDepEntryAddr, DATA = a commit order the record
+//           depends on (speculative logs only)
 constexpr uint64_t chunk_records(uint64_t g) { return g <= 32 ? 2 : 4; }
+constexpr uint64_t kStreamHeadAddr = 1;
+constexpr uint64_t kDepEntryAddr = 2;
+constexpr uint64_t kStreamSumAddr = 3;
 
 constexpr uint64_t slot_status(SlotState state, uint64_t gen) {
   return uint64_t(state) | gen << 8;
@@ -233,7 +257,15 @@ inline const unsigned char *chunk_bytes(const LogEntry &e) {
   return reinterpret_cast<const unsigned char *>(&e + 1);
 }
 
-enum EntryKind : uint8_t { kWordEntry, kChunkEntry, kPadEntry, kBadEntry };
+enum EntryKind : uint8_t {
+  kWordEntry,
+  kChunkEntry,
+  kPadEntry,
+  kHeadEntry,
+  kSumEntry,
+  kDepEntry,
+  kBadEntry
+};
 
 // The kind of the (generation-matching) record E by its fields alone.
 inline EntryKind entry_kind(const LogEntry &e) {
@@ -241,6 +273,12 @@ inline EntryKind entry_kind(const LogEntry &e) {
     return kWordEntry;
   if (e.data == 0 && e.addr == 0)
     return kPadEntry;
+  if (e.addr == kStreamHeadAddr)
+    return kHeadEntry;
+  if (e.addr == kStreamSumAddr)
+    return kSumEntry;
+  if (e.addr == kDepEntryAddr && e.data != 0)
+    return kDepEntry;
   if ((e.data == 16 || e.data == 32 || e.data == 64) &&
       (e.addr & (e.data - 1)) == 0 && e.addr != 0)
     return kChunkEntry;
@@ -262,12 +300,25 @@ inline bool entry_valid(const LogEntry &e, uint64_t gen, uint64_t avail = 1) {
     return (e.addr & 7) == 0 && e.check == entry_check(e.addr, e.meta, e.data);
   case kPadEntry:
     return e.check == entry_check(0, e.meta, 0);
+  case kHeadEntry:
+  case kSumEntry:
+  case kDepEntry:
+    return e.check == entry_check(e.addr, e.meta, e.data);
   case kChunkEntry:
     return avail >= chunk_records(e.data) &&
            e.check == chunk_check(e.addr, e.meta, e.data, chunk_bytes(e));
   default:
     return false;
   }
+}
+
+// The sum of the checks of the N records of a speculative record's body
+// at E (entry by entry: a chunk's bytes are covered by its check).
+inline uint64_t stream_body_sum(const LogEntry *e, uint64_t n) {
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < n; i += entry_records(e[i]))
+    sum += e[i].check;
+  return sum;
 }
 
 // FNV-1a over the header with the checksum field taken as 0.

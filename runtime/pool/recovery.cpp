@@ -34,6 +34,14 @@ SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part,
   uint64_t status = __atomic_load_n(&hdr->status, __ATOMIC_ACQUIRE);
   s.state = status_state(status);
   s.gen = status_gen(status);
+  // A speculative log takes the whole slot: its other record headers are
+  // not used, whatever they say.
+  if (part != 0 &&
+      status_state(__atomic_load_n(&view.slot(index)->status,
+                                   __ATOMIC_ACQUIRE)) == kRedoStream) {
+    s.state = kIdle;
+    return s;
+  }
   const LogEntry *e = view.entries(index) + s.begin;
   uint64_t cap = view.capacity() - s.begin;
   // Counts the valid entry X (padding records are not entries).
@@ -126,6 +134,24 @@ SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part,
                index, (unsigned long long)s.records, (unsigned long long)s.gen);
     }
     break;
+  case kRedoStream:
+    // Its records are found by stream_records; the epoch tells this
+    // stream's from older ones, and no stream has epoch 0.
+    if (part != 0) {
+      s.damaged = true;
+      snprintf(s.problem, sizeof s.problem,
+               "thread slot %u: record %u has the speculative log state "
+               "(only record 0 may)",
+               index, part);
+      break;
+    }
+    s.epoch = view.slot(index)->stream_epoch;
+    if (s.epoch == 0) {
+      s.damaged = true;
+      snprintf(s.problem, sizeof s.problem,
+               "thread slot %u: speculative log with epoch 0", index);
+    }
+    break;
   default:
     s.damaged = true;
     snprintf(s.problem, sizeof s.problem,
@@ -133,6 +159,80 @@ SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part,
              unsigned(s.state));
   }
   return s;
+}
+
+namespace {
+
+// Every valid record of slot INDEX's speculative log, whatever its order,
+// in slot order (none if the slot holds no speculative log of a nonzero
+// epoch). A record is a head line (head entry, sum entry) at an even record
+// K and R body records; it is valid if the head is whole, of the slot's
+// epoch, its body fits the slot, every body entry is whole and of the
+// head's generation (the record's commit order) and the sum is theirs. An
+// invalid record (torn: its fence never completed; stale: an older epoch)
+// is skipped one line at a time, so the scan finds the next record after
+// it.
+std::vector<StreamRecord> scan_stream(const PoolView &view, uint32_t index) {
+  std::vector<StreamRecord> out;
+  const SlotHeader &h = *view.slot(index);
+  uint64_t status = __atomic_load_n(&h.status, __ATOMIC_ACQUIRE);
+  uint64_t epoch = h.stream_epoch;
+  if (status_state(status) != kRedoStream || epoch == 0)
+    return out;
+  const LogEntry *e = view.entries(index);
+  uint64_t cap = view.capacity();
+  for (uint64_t k = 0; k + 2 <= cap;) {
+    const LogEntry &head = e[k];
+    uint64_t order = head.meta >> 8;
+    uint64_t body = head.data & 0xffffffffull;
+    uint64_t end = k + 2 + body;
+    const LogEntry &sum = e[k + 1];
+    bool valid = entry_kind(head) == kHeadEntry && entry_valid(head, order) &&
+                 (head.data >> 32) == epoch && end <= cap &&
+                 entry_kind(sum) == kSumEntry && entry_valid(sum, order);
+    StreamRecord r;
+    for (uint64_t i = k + 2; valid && i < end; i += entry_records(e[i])) {
+      if (!entry_valid(e[i], order, end - i))
+        valid = false;
+      else if (entry_kind(e[i]) == kDepEntry)
+        r.deps.push_back(e[i].data);
+    }
+    if (!valid || sum.data != stream_body_sum(e + k + 2, body)) {
+      k += 2;
+      continue;
+    }
+    r.index = index;
+    r.begin = k + 2;
+    r.records = body;
+    r.order = order;
+    out.push_back(std::move(r));
+    k = (end + 1) & ~1ull;
+  }
+  return out;
+}
+
+// The entries of a speculative record that write user data (word and chunk
+// entries; not pads, heads or deps).
+template <class F>
+void for_each_stream_entry(const PoolView &view, const StreamRecord &r, F f) {
+  const LogEntry *e = view.entries(r.index) + r.begin;
+  for (uint64_t i = 0; i < r.records; i += entry_records(e[i])) {
+    EntryKind kind = entry_kind(e[i]);
+    if (kind == kWordEntry || kind == kChunkEntry)
+      f(e[i]);
+  }
+}
+
+} // namespace
+
+std::vector<StreamRecord> stream_records(const PoolView &view, uint32_t index,
+                                         uint64_t floor) {
+  std::vector<StreamRecord> out = scan_stream(view, index);
+  out.erase(
+      std::remove_if(out.begin(), out.end(),
+                     [&](const StreamRecord &r) { return r.order <= floor; }),
+      out.end());
+  return out;
 }
 
 std::vector<SlotScan> pending_slots(const PoolView &view) {
@@ -263,17 +363,77 @@ int recover(const PoolView &view, const char *path, RecoveryStats *stats,
       ++(s.torn ? st.discarded : st.superseded);
     }
 
-  // Committed lazy transactions: write back, oldest commit first.
-  std::vector<SlotScan> redo;
+  // Speculative logs (sp3): the valid records above the floor, kept when
+  // every order they depend on is at or below the floor or that of a kept
+  // record (a dependency is older than its dependent: one pass in commit
+  // order), else dropped: a transaction they read from never became
+  // durable, so they were never acknowledged.
+  uint64_t floor = replay_floor(view);
+  uint64_t top = floor; // the largest commit order of a record above it
+  std::vector<const SlotScan *> streams;
+  std::vector<StreamRecord> spec;
+  for (const SlotScan &s : pending) {
+    if (s.state != kRedoStream)
+      continue;
+    streams.push_back(&s);
+    for (StreamRecord &r : scan_stream(view, s.index)) {
+      if (r.order <= floor) {
+        ++st.superseded;
+        continue;
+      }
+      top = std::max(top, r.order);
+      spec.push_back(std::move(r));
+    }
+  }
+  std::sort(spec.begin(), spec.end(),
+            [](const StreamRecord &a, const StreamRecord &b) {
+              if (a.order != b.order)
+                return a.order < b.order;
+              return a.index != b.index ? a.index < b.index : a.begin < b.begin;
+            });
+  std::vector<uint64_t> kept_orders; // ascending
+  std::vector<const StreamRecord *> kept;
+  for (const StreamRecord &r : spec) {
+    bool ok = std::all_of(r.deps.begin(), r.deps.end(), [&](uint64_t d) {
+      return d <= floor ||
+             std::binary_search(kept_orders.begin(), kept_orders.end(), d);
+    });
+    if (!ok) {
+      ++st.dropped;
+      continue;
+    }
+    kept.push_back(&r);
+    if (kept_orders.empty() || kept_orders.back() != r.order)
+      kept_orders.push_back(r.order);
+  }
+
+  // Committed lazy transactions and kept speculative records: write back,
+  // oldest commit first.
+  struct Replay {
+    uint64_t order;
+    size_t seq;               // ties: committed records first, then slots
+    const SlotScan *scan;     // a committed record, or
+    const StreamRecord *spec; // a speculative one
+  };
+  std::vector<Replay> redo;
   for (const SlotScan &s : pending)
-    if (is_redo_state(s.state) && !s.torn && !s.superseded)
-      redo.push_back(s);
-  std::sort(redo.begin(), redo.end(), [](const SlotScan &a, const SlotScan &b) {
-    return a.order < b.order;
+    if (is_redo_state(s.state) && !s.torn && !s.superseded) {
+      redo.push_back({s.order, redo.size(), &s, nullptr});
+      top = std::max(top, s.order);
+    }
+  for (const StreamRecord *r : kept)
+    redo.push_back({r->order, redo.size(), nullptr, r});
+  std::sort(redo.begin(), redo.end(), [](const Replay &a, const Replay &b) {
+    return a.order != b.order ? a.order < b.order : a.seq < b.seq;
   });
-  for (const SlotScan &s : redo) {
+  // With a speculative log, a committed record may not go idle before the
+  // speculative records older than it are replayed for the last time: a
+  // second run would replay those over its data. So nothing goes idle
+  // until everything is replayed.
+  bool deferred = !streams.empty();
+  for (const Replay &r : redo) {
     bool cut = false;
-    for_each_entry(view, s, [&](const LogEntry &x) {
+    auto write = [&](const LogEntry &x) {
       if (cut || !view.is_data(x.addr, entry_span(x)))
         return;
       if (budget == 0) {
@@ -283,12 +443,52 @@ int recover(const PoolView &view, const char *path, RecoveryStats *stats,
       --budget;
       apply(x);
       ++st.entries;
-    });
+    };
+    if (r.scan)
+      for_each_entry(view, *r.scan, write);
+    else
+      for_each_stream_entry(view, *r.spec, write);
     if (cut)
       return 0;
     persist::sfence();
-    mark_idle(view, s);
+    if (r.scan && !deferred)
+      mark_idle(view, *r.scan);
     ++st.replayed;
+  }
+  if (deferred) {
+    // Everything replayed is durable: a floor at the largest order seen
+    // makes every record superseded for a run after a crash from here on
+    // (which then writes nothing: the logs go idle in any order). Its
+    // place: the first speculative log's record header 0, retired below.
+    if (top > floor) {
+      RecordHeader &h = record_header(*view.slot(streams[0]->index), 0);
+      h.floor = top;
+      persist::clwb(&h.floor);
+      persist::sfence();
+    }
+    for (const Replay &r : redo)
+      if (r.scan)
+        mark_idle(view, *r.scan);
+    // Retired: idle, the epoch kept in stream_epoch (the slot's next
+    // stream takes the next one). The record headers the stream did not
+    // use go idle first, so nothing they say is looked at once the slot
+    // is no longer a speculative log.
+    for (const SlotScan *s : streams) {
+      SlotHeader &h = *view.slot(s->index);
+      bool parts = false;
+      for (unsigned p = 1; p < kRingParts; ++p) {
+        RecordHeader &r = record_header(h, p);
+        if (status_state(r.status) == kIdle)
+          continue;
+        __atomic_store_n(&r.status, slot_status(kIdle, status_gen(r.status)),
+                         __ATOMIC_RELEASE);
+        persist::clwb(&r.status);
+        parts = true;
+      }
+      if (parts)
+        persist::sfence();
+      mark_idle(view, *s);
+    }
   }
   clear_floors(view);
   return 0;

@@ -490,9 +490,11 @@ int make_base_pool(const struct case_env *e, char *path, size_t n) {
   char log[4096], slots[16];
   shared_page_of(e->ops); /* before the first fork */
   path_in(e, "base.pool", path, n);
-  /* a thread slot per thread (and the persister's, buffered), at least the
-   * 2 of the serial tests */
-  unsigned nslots = e->threads + (e->buffered ? 1 : 0);
+  /* a thread slot per thread (and the persister's: buffered, or sp3, which
+   * runs it under strict durability too), at least the 2 of the serial
+   * tests */
+  int persister = e->buffered || !strcmp(ptm_algorithm(), "sp3");
+  unsigned nslots = e->threads + (persister ? 1 : 0);
   snprintf(slots, sizeof slots, "%u", nslots > 2 ? nslots : 2);
   path_in(e, "init.log", log, sizeof log);
   unlink(path);

@@ -9,6 +9,7 @@
 
 #include "../unit/check.h"
 #include "ptm_abi.h"
+#include "runtime/pool/pool_file.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -85,6 +86,21 @@ inline ptm_stats_t read_ten_lines(const uint64_t *words, uint64_t &sum) {
   printf("%s read-only: clwb %llu sfence %llu\n", ptm_algorithm(),
          (unsigned long long)d.clwb, (unsigned long long)d.sfence);
   return d;
+}
+
+// N bytes at the pool address ADDR as the file at PATH holds them, read with
+// pread: the page cache, which under buffered durability (and with sp3) the
+// PM view writes, not the pool's DRAM copy (the pool is mapped at the base
+// its header records, so an address's file offset is address - base).
+inline void read_file_at(const std::string &path, const void *addr, void *dst,
+                         size_t n) {
+  ptm::pool::PoolHeader h;
+  CHECK_EQ(ptm::pool::read_pool_header(path.c_str(), 0, &h), 0);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  CHECK(fd >= 0);
+  off_t at = off_t(reinterpret_cast<uintptr_t>(addr) - h.base);
+  CHECK_EQ(pread(fd, dst, n, at), ssize_t(n));
+  close(fd);
 }
 
 // FNV-1a of the whole file (and its size): "the file is unchanged".

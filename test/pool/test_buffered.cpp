@@ -288,19 +288,11 @@ static void budget() {
   unlink(path.c_str());
 }
 
-// next_id as the file at PATH holds it, read with pread: the page cache
-// that the PM view writes, not the pool's DRAM copy (the pool is mapped at
-// the base its header records, so an address's file offset is address -
-// base).
+// next_id as the file at PATH holds it (read_file_at: what the PM view
+// wrote, not the pool's DRAM copy).
 static uint64_t next_id_in_file(const std::string &path, const Root *root) {
-  ptm::pool::PoolHeader h;
-  CHECK_EQ(ptm::pool::read_pool_header(path.c_str(), 0, &h), 0);
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  CHECK(fd >= 0);
   uint64_t v = 0;
-  off_t at = off_t(reinterpret_cast<uintptr_t>(&root->next_id) - h.base);
-  CHECK_EQ(pread(fd, &v, sizeof v, at), ssize_t(sizeof v));
-  close(fd);
+  read_file_at(path, &root->next_id, &v, sizeof v);
   return v;
 }
 

@@ -772,9 +772,14 @@ static void alloc_round(void) {
 static void test_alloc(void) {
   /* The first round warms up what threads keep (arenas, runtime records);
    * the second must give back everything it allocated. */
+  /* ptm_sync: a persistent library's persister (buffered durability, sp3)
+   * has written every queued commit and freed its buffers, so both
+   * measurements see the same quiescent state. */
   alloc_round();
+  ptm_sync();
   struct mallinfo2 before = mallinfo2();
   alloc_round();
+  ptm_sync();
   struct mallinfo2 after = mallinfo2();
   long grown = (long)after.uordblks - (long)before.uordblks;
   /* Each new thread leaves a statistics record (~200 bytes); an aborted or
