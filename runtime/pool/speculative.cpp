@@ -84,10 +84,13 @@ Stream &stream_of(const SlotHandle &s) {
 }
 
 // A stream's first record: once the floor has passed every record of the
-// slot's last stream, the header says kRedoStream with the slot's next
-// epoch (made durable by the record's fence: until then the old epoch's
-// records, all superseded, or none). Written in the DRAM copy's header and
-// written back from there (shadow.h), as the claims write theirs.
+// slot's last stream, the slot's next epoch, durable (its own fence: the
+// status is in another line, and a durable kRedoStream status with the old
+// epoch would take an older stream's records, left in the entries, for
+// this one's), then the header's kRedoStream status (made durable by the
+// record's fence: until then the old epoch's records, all superseded, or
+// none). Written in the DRAM copy's header and written back from there
+// (shadow.h), as the claims write theirs.
 void open_stream(const SlotHandle &s, Stream &st) {
   wait_floor(slot_last_order[s.index].load(std::memory_order_acquire));
   SlotHeader *h = s.hdr;
@@ -96,6 +99,7 @@ void open_stream(const SlotHandle &s, Stream &st) {
     st.epoch = 1;
   h->stream_epoch = st.epoch;
   persist::clwb(&h->stream_epoch);
+  persist::sfence();
   __atomic_store_n(&h->status, slot_status(kRedoStream, s.gen),
                    __ATOMIC_RELEASE);
   persist::clwb(h);
