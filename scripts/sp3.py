@@ -14,6 +14,7 @@ of aborts per commit, and sp3 / ip_orec_lazy. sp3 releases its orecs before
 its record's fence, ip_orec_lazy after it, so the difference should grow
 with the latency and with the threads (docs/algorithms.md "SP3").
 """
+import csv
 import os
 import pathlib
 import statistics
@@ -44,9 +45,18 @@ def main():
     parser.add_argument("--latency", type=csv_list, default=["0", "300", "1000"])
     parser.add_argument("--out", type=pathlib.Path,
                         default=ROOT / "results" / "sp3.md")
+    parser.add_argument("--from-csv", type=pathlib.Path,
+                        help="report on this CSV of an earlier run")
     args = parser.parse_args()
     if args.reps < 1:
         parser.error("--reps must be at least 1")
+    if args.from_csv:
+        with open(args.from_csv, newline="") as f:
+            rows = [dict(r, threads=int(r["threads"]),
+                         latency_ns=int(r["latency_ns"]))
+                    for r in csv.DictReader(f)]
+        return report(args, rows, [f"- data: `{args.from_csv.name}`, "
+                                   f"reported with `{command_line()}`"])
     built = available(args.build / "bench")
     for _, bench, _ in WORKLOADS:
         for lib in LIBS:
@@ -65,15 +75,34 @@ def main():
             env["PTM_NVM_LATENCY_NS"] = str(lat)
         fields = run(args.build / "bench" / f"{bench}.{lib}", t,
                      ["-d", str(args.duration)], extra, 600, env)
-        rows.append({"workload": label, "threads": t, "latency_ns": lat,
-                     "lib": lib, "rep": rep + 1, **fields})
+        # (the RESULT line's own threads= and lib= give way to the plan's)
+        rows.append({**fields, "workload": label, "threads": t,
+                     "latency_ns": lat, "lib": lib, "rep": rep + 1})
         progress.done += 1
     progress.show("done")
     progress.finish()
     loads.append(load_average())
-    csv = args.out.with_name(args.out.stem + "_runs.csv")
-    write_runs_csv(csv, rows, ["workload", "threads", "latency_ns", "lib",
-                               "rep", "status"])
+    out_csv = args.out.with_name(args.out.stem + "_runs.csv")
+    write_runs_csv(out_csv, rows, ["workload", "threads", "latency_ns", "lib",
+                                   "rep", "status"])
+    header = [
+        f"- machine: {machine()}; load average {loads[0]} at the start, "
+        f"{loads[1]} at the end",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
+        f"- git revision: {git_revision()}",
+        f"- command: `TMPDIR={os.environ.get('TMPDIR', '/tmp')} "
+        f"{command_line()}`",
+        f"- {len(rows)} runs in {(time.monotonic() - start) / 60:.1f} min",
+        f"- data: [{out_csv.name}]({out_csv.name})"]
+    return report(args, rows, header)
+
+
+def command_line():
+    return "scripts/sp3.py " + " ".join(sys.argv[1:])
+
+
+def report(args, rows, header):
+    """Writes the markdown report of ROWS; 1 if a run failed."""
     groups = {}
     for r in rows:
         if r["status"] == "ok":
@@ -89,19 +118,12 @@ def main():
                                      for r in runs)
         return statistics.median(float(r[field]) for r in runs)
 
-    command = "scripts/sp3.py " + " ".join(sys.argv[1:])
+    reps = len({r["rep"] for r in rows})
     lines = [
-        "# sp3 beside ip_orec_lazy", "",
-        f"- machine: {machine()}; load average {loads[0]} at the start, "
-        f"{loads[1]} at the end",
-        f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
-        f"- git revision: {git_revision()}",
-        f"- command: `TMPDIR={os.environ.get('TMPDIR', '/tmp')} {command}`",
-        f"- {len(rows)} runs in {(time.monotonic() - start) / 60:.1f} min; "
-        f"medians of {args.reps} runs of {args.duration:g} s (vacation: its "
-        f"options fix the work); strict durability; latency = "
-        "PTM_NVM_LATENCY_NS",
-        f"- data: [{csv.name}]({csv.name})", "",
+        "# sp3 beside ip_orec_lazy", "", *header,
+        f"- medians of {reps} runs of {args.duration:g} s each (vacation: "
+        "its options fix the work); strict durability; latency = "
+        "PTM_NVM_LATENCY_NS", "",
         "| workload | threads | latency ns | ip_orec_lazy ops/s | sp3 ops/s | "
         "sp3 / ip_orec_lazy | ip_orec_lazy aborts/commit | "
         "sp3 aborts/commit |",
@@ -123,7 +145,7 @@ def main():
     if failed:
         lines += ["", f"{failed} run(s) failed (status in the CSV)."]
     args.out.write_text("\n".join(lines) + "\n")
-    print(f"wrote {args.out} and {csv}")
+    print(f"wrote {args.out}")
     return 1 if failed else 0
 
 
