@@ -53,13 +53,28 @@ template <class Self> struct Sp3Logging : PersistentLoggingT<Self, Sp3Options> {
 
   static void redo_commit(TxThread &tx, Redo &, uint64_t order) {
     PrivateStack stack = PrivateStack::of(tx);
-    if (pool::speculative)
-      Base::Lazy::log_blocks(tx); // (small blocks into the record)
-    constexpr size_t logged_max =
-        PersistentRedoLog::kLoggedBlockEntries *
-        (Base::kCoarseLog ? PersistentRedoLog::kChunk : 8);
+    bool big = pool::speculative && !log_blocks(tx);
     pool::speculative_queue(pool::tls_slot, tx, stack.lo, stack.hi, order,
-                            logged_max, deps.size);
+                            big, deps.size);
+  }
+  // The pool blocks TX allocated, logged whole into its record if together
+  // they fit the record's budget (pool::logged_block_budget); false (none
+  // logged) if they do not.
+  static bool log_blocks(TxThread &tx) {
+    pool::SlotHandle &s = pool::tls_slot;
+    uint64_t total = 0;
+    for (size_t i = 0; i < tx.allocs.size; ++i)
+      if (pool::pool_heap && pool::pool_heap->contains(tx.allocs[i].ptr))
+        total += pool::pool_heap->usable_size(tx.allocs[i].ptr);
+    if (total > pool::logged_block_budget(s.slot_capacity))
+      return false;
+    for (size_t i = 0; total != 0 && i < tx.allocs.size; ++i) {
+      void *p = tx.allocs[i].ptr;
+      if (pool::pool_heap->contains(p))
+        PersistentRedoLog::log_block<Base::kCoarseLog>(
+            s, p, pool::pool_heap->usable_size(p));
+    }
+    return true;
   }
   static void redo_released(TxThread &) {
     pool::speculative_finish(pool::tls_slot, deps.data, deps.size);

@@ -199,7 +199,7 @@ size_t live_deps(uint32_t self, const uint64_t *deps, size_t n, uint64_t *out) {
 } // namespace
 
 void speculative_queue(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
-                       uintptr_t skip_hi, uint64_t order, size_t logged_max,
+                       uintptr_t skip_hi, uint64_t order, bool big,
                        size_t deps) {
   bool wrote = PersistentRedoLog::write_back_only(s, skip_lo, skip_hi);
   tls_order = order;
@@ -208,13 +208,7 @@ void speculative_queue(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
   tls_record = speculative && (wrote || deps != 0);
   if (!tls_record)
     pending(s.index).order.store(0, std::memory_order_release);
-  tls_big = false;
-  for (size_t i = 0; speculative && i < tx.allocs.size; ++i) {
-    void *p = tx.allocs[i].ptr;
-    if (pool_heap && pool_heap->contains(p) &&
-        pool_heap->usable_size(p) > logged_max)
-      tls_big = true;
-  }
+  tls_big = speculative && big;
   queue_speculative(s, tx, order, wrote);
   raise(commit_seq, order);
   tls_queued = order;

@@ -81,15 +81,23 @@ inline bool others_pending(uint32_t self) {
   return false;
 }
 
+// The bytes of fresh pool blocks one record holds, logged whole (a chunk or
+// word entry takes at most 4 times the bytes it holds: at most a quarter of
+// the slot's SLOT_CAPACITY entries). A transaction that allocated more is
+// BIG: no record, it waits for the persister (speculative_finish).
+inline uint64_t logged_block_budget(uint64_t slot_capacity) {
+  return slot_capacity * sizeof(LogEntry) / 16;
+}
+
 // Under the locks: S's write set written back in the DRAM copy and queued
-// with ORDER; whether TX allocated a block of more than LOGGED_MAX bytes
-// (the smaller ones are in its record) noted for speculative_finish. A
+// with ORDER; BIG (TX allocated blocks its record could not hold, below)
+// noted for speculative_finish. A
 // transaction that wrote nothing in the pool and depends on nothing pending
 // (DEPS: how many it depends on) is stable at once: ORDER stops being pending
 // before the orecs show it, and it writes no record. Any other writes one, even
 // with no entry: a transaction that read its writes (in DRAM) may name it.
 void speculative_queue(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
-                       uintptr_t skip_hi, uint64_t order, size_t logged_max,
+                       uintptr_t skip_hi, uint64_t order, bool big,
                        size_t deps);
 // The attempt that took ORDER fails: an empty item, ORDER no longer pending.
 void speculative_dead(SlotHandle &s, uint64_t order);

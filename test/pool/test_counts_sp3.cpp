@@ -8,9 +8,10 @@
 //   W words in W distinct chunks    the record: its head line and W chunk
 //                                   entries, streamed: 1 + L*W clwb, 1 sfence
 //   two words of one chunk, twice   one chunk entry: 1 + L clwb, 1 sfence
-//   a block of at most 8 chunks     logged whole in the record: its chunks
-//                                   join the record's entries
-//   a 4 KiB block                   no record: the transaction waits until
+//   fresh blocks of at most B bytes logged whole in the record: their
+//   in all (B = the slot's bytes    chunks join the record's entries
+//   / 16: 16 KiB)
+//   a 64 KiB block                  no record: the transaction waits until
 //                                   the persister has written it: 0 and 0
 //   outside the pool, read-only     0 and 0
 // Under PTM_DURABILITY=buffered (test pool-counts-sp3-buffered) every
@@ -89,15 +90,22 @@ int main() {
     CHECK_EQ(words[101], 8u);
   }
 
-  // Fresh blocks: 256 bytes (8 chunks, logged whole) and 4 KiB (left to the
-  // persister), their pointers in the root's chunk 30.
-  for (size_t size : {size_t(256), size_t(4096)}) {
+  // Fresh blocks: 256 bytes and 4 KiB (logged whole) and 64 KiB (left to
+  // the persister), their pointers in the root's chunk 30.
+  const uint64_t budget =
+      ptm::pool::slot_capacity(ptm::pool::kDefaultSlotSize) *
+      sizeof(ptm::pool::LogEntry) / 16;
+  CHECK(budget >= 4096 && budget < 65536);
+  for (size_t size : {size_t(256), size_t(4096), size_t(65536)}) {
+    // (every word of a logged block; a word of each 512 bytes of the large
+    // one, whose write set must fit the slot at any granularity)
+    const size_t step = size <= budget ? 1 : 64;
     ptm_stats_t before, after;
     ptm_stats(&before);
     run_tx([&] {
       auto *b = static_cast<uint64_t *>(ptm_malloc(size));
       CHECK(b != nullptr);
-      for (size_t i = 0; i < size / 8; ++i)
+      for (size_t i = 0; i < size / 8; i += step)
         __ptm_write_8(&b[i], i + size);
       __ptm_write_8(&words[240], reinterpret_cast<uint64_t>(b));
     });
@@ -106,21 +114,21 @@ int main() {
     printf("sp3 block of %zu bytes: clwb %llu sfence %llu\n", size,
            (unsigned long long)d.clwb, (unsigned long long)d.sfence);
     const auto *b = reinterpret_cast<const uint64_t *>(words[240]);
-    for (size_t i = 0; i < size / 8; ++i)
+    for (size_t i = 0; i < size / 8; i += step)
       CHECK_EQ(b[i], i + size);
-    if (!buffered && size > 8 * G) { // (the persister wrote it: in the file)
+    if (!buffered && size > budget) { // (the persister wrote it: in the file)
       std::vector<uint64_t> in_file(size / 8);
       read_file_at(path, b, in_file.data(), size);
-      for (size_t i = 0; i < size / 8; ++i)
+      for (size_t i = 0; i < size / 8; i += step)
         CHECK_EQ(in_file[i], i + size);
     }
     // (logged whole under strict durability only; the allocator's own
     // metadata words join the record too: counted from the log entries the
     // transaction made beside the pointer's and the block's)
-    uint64_t logged = !buffered && size <= 8 * G ? size / G : 0;
+    uint64_t logged = !buffered && size <= budget ? size / G : 0;
     CHECK(d.log_entries >= 1 + logged);
     uint64_t meta = d.log_entries - 1 - logged;
-    if (size <= 8 * G) {
+    if (size <= budget) {
       CHECK_EQ(d.clwb, record(L * (1 + logged + meta)));
       CHECK_EQ(d.sfence, fences);
     } else {
