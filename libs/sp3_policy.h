@@ -54,8 +54,8 @@ template <class Self> struct Sp3Logging : PersistentLoggingT<Self, Sp3Options> {
   static void redo_commit(TxThread &tx, Redo &, uint64_t order) {
     PrivateStack stack = PrivateStack::of(tx);
     bool big = pool::speculative && !log_blocks(tx);
-    pool::speculative_queue(pool::tls_slot, tx, stack.lo, stack.hi, order,
-                            big, deps.size);
+    pool::speculative_queue(pool::tls_slot, tx, stack.lo, stack.hi, order, big,
+                            deps.size);
   }
   // The pool blocks TX allocated, logged whole into its record if together
   // they fit the record's budget (pool::logged_block_budget); false (none
