@@ -196,6 +196,12 @@ def plot_scaling(pts, path, ylabel="ops/s"):
     rows, cols = grid(len(benches))
     fig, axes = plt.subplots(rows, cols, figsize=(5 * cols, 3.6 * rows),
                              squeeze=False)
+    # One colour and marker per series, the same in every panel (tab10's
+    # ten colours repeat with the libraries of an evaluation).
+    every = sorted({s for b in benches for s in series_in(pts, b)})
+    colours = plt.get_cmap("tab20")
+    look = {s: (colours(i % 20), "osD^v<>ph*"[i % 10])
+            for i, s in enumerate(every)}
     for ax, b in zip(axes.flat, benches):
         for s in series_in(pts, b):
             ts = [t for t in threads_in(pts, b) if (b, s, t) in pts]
@@ -203,8 +209,9 @@ def plot_scaling(pts, path, ylabel="ops/s"):
             med = [p.median for p in ps]
             err = [[p.median - p.min for p in ps], [p.max - p.median for p in ps]]
             style = "--" if s.split(":")[-1] in PEERS else "-"
-            ax.errorbar(ts, med, yerr=err, label=s, marker="o", linestyle=style,
-                        capsize=3)
+            colour, marker = look[s]
+            ax.errorbar(ts, med, yerr=err, label=s, color=colour,
+                        marker=marker, linestyle=style, capsize=3)
         ax.set_title(b)
         ax.set_xlabel("threads")
         ax.set_ylabel(ylabel)
