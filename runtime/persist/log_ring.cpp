@@ -2,6 +2,7 @@
 
 #include "runtime/persist/log_ring.h"
 
+#include "runtime/base/atomic_max.h"
 #include "runtime/base/report.h"
 #include "runtime/base/tx_thread.h"
 #include "runtime/pool/persistent_pool.h"
@@ -35,12 +36,6 @@ void flush_record_of(uint32_t index, unsigned part, uint64_t order) {
 void flush_slot_last(uint32_t index, uint64_t order) {
   for (unsigned p = 0; p < pool::kRingParts; ++p)
     flush_record_of(index, p, order);
-}
-
-void raise(std::atomic<uint64_t> &a, uint64_t v) {
-  uint64_t cur = a.load(std::memory_order_relaxed);
-  while (cur < v && !a.compare_exchange_weak(cur, v))
-    ;
 }
 
 // What slot I holds the floor at (kNone: nothing).
@@ -120,7 +115,7 @@ void LogRing::make_room(pool::SlotHandle &s, uint64_t target) {
     // Outside a commit, its last data unflushed: write them back ourselves.
     flush_slot_last(i, order);
     persist::sfence();
-    raise(ReplayFloor::slots[i].helped, order);
+    raise_to(ReplayFloor::slots[i].helped, order);
   }
   // The floor durable: in the header of the part to be reused (its record
   // is at or below it, hence ignored), the largest floor of this slot.
@@ -129,7 +124,7 @@ void LogRing::make_room(pool::SlotHandle &s, uint64_t target) {
   persist::clwb(&h);
   persist::sfence();
   s.floor = floor;
-  raise(ReplayFloor::durable, floor);
+  raise_to(ReplayFloor::durable, floor);
 }
 
 void LogRing::supersede_wide(pool::SlotHandle &s) {

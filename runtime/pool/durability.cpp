@@ -7,6 +7,7 @@
 #include "runtime/persist/shadow.h"
 #include "runtime/pool/commit_queue.h"
 #include "runtime/pool/persister.h"
+#include "runtime/pool/recovery.h"
 #include "runtime/pool/speculative.h"
 
 #include <cerrno>
@@ -128,7 +129,7 @@ void stop_buffered(const PoolView &view) {
   if (speculative) { // every record applied: the speculative logs retired
     PoolView pm = view;
     pm.base = pm_view;
-    speculative_retire(pm);
+    settle_at_close(pm);
     speculative = false;
   }
   persist::end_shadow();

@@ -301,7 +301,8 @@ void settle_at_close(const PoolView &view) {
   bool any = false;
   for (uint32_t i = 0; i < view.header.slot_count; ++i) {
     SlotHeader &h = *view.slot(i);
-    if (status_state(h.status) != kUndoLogged)
+    uint8_t state = status_state(h.status);
+    if (state != kUndoLogged && state != kRedoStream)
       continue;
     __atomic_store_n(&h.status, slot_status(kIdle, status_gen(h.status)),
                      __ATOMIC_RELEASE);

@@ -122,10 +122,11 @@ struct RecoveryStats {
 // superseded) before the records go idle and the logs retire.
 // 0, or -EIO after printing `ptm: error: <path>: ...` for a damaged slot
 // (then nothing is written).
-// At ptm_close, once no transaction runs and the log ring's records are
-// idle: crafty's logged undo logs (all superseded: every commit is durable)
-// go idle, then every replay floor goes back to 0, as recovery would leave
-// them at the next open.
+// At ptm_close, once no transaction runs and the log ring's records (or the
+// persister's) are idle: crafty's logged undo logs and sp3's speculative
+// logs (all superseded: every commit is durable) go idle, their epochs
+// kept (a slot's next stream takes the next one), then every replay floor
+// goes back to 0, as recovery would leave them at the next open.
 void settle_at_close(const PoolView &view);
 
 int recover(const PoolView &view, const char *path, RecoveryStats *stats,

@@ -2,6 +2,7 @@
 
 #include "runtime/pool/speculative.h"
 
+#include "runtime/base/atomic_max.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/persist/shadow.h"
@@ -55,12 +56,6 @@ __thread bool tls_record; // a record is to be written
 __thread bool tls_big;    // the attempt allocated a block too large for it
 
 PendingOrder &pending(uint32_t slot) { return pending_orders[slot]; }
-
-void raise(std::atomic<uint64_t> &a, uint64_t v) {
-  uint64_t cur = a.load(std::memory_order_relaxed);
-  while (cur < v && !a.compare_exchange_weak(cur, v))
-    ;
-}
 
 // Returns once the floor is at or past ORDER.
 void wait_floor(uint64_t order) {
@@ -172,7 +167,7 @@ void write_record(SlotHandle &s, LogEntry *body, const uint64_t *deps,
     persist::stream_span(to + 2 + i, body + i, 64);
     persist::streamed_line();
   }
-  raise(slot_last_order[s.index], order);
+  raise_to(slot_last_order[s.index], order);
   // The persister is woken when the stream passes each half, so that the
   // space ahead is free by the time the stream comes back to it.
   uint64_t half = cap / 2, next = pos + 2 + r;
@@ -210,14 +205,14 @@ void speculative_queue(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
     pending(s.index).order.store(0, std::memory_order_release);
   tls_big = speculative && big;
   queue_speculative(s, tx, order, wrote);
-  raise(commit_seq, order);
+  raise_to(commit_seq, order);
   tls_queued = order;
   s.count = 0;
 }
 
 void speculative_dead(SlotHandle &s, uint64_t order) {
   queue_empty(s, order);
-  raise(commit_seq, order);
+  raise_to(commit_seq, order);
   tls_queued = order;
   pending(s.index).order.store(0, std::memory_order_release);
 }
@@ -278,36 +273,6 @@ void speculative_reset() {
   pending_high_water.store(0, std::memory_order_relaxed);
   uint64_t now = speculative_clock ? speculative_clock->load() : 0;
   speculative_floor.store(now, std::memory_order_seq_cst);
-}
-
-void speculative_retire(const PoolView &pm) {
-  // The speculative logs idle (their epochs kept: the next stream of a slot
-  // takes the next one), then every floor back to 0, as recovery leaves them
-  // (the next session's orders start from its clock).
-  bool any = false;
-  for (uint32_t i = 0; i < pm.header.slot_count; ++i) {
-    SlotHeader &h = *pm.slot(i);
-    if (status_state(h.status) != kRedoStream)
-      continue;
-    __atomic_store_n(&h.status, slot_status(kIdle, status_gen(h.status)),
-                     __ATOMIC_RELEASE);
-    persist::clwb(&h);
-    any = true;
-  }
-  if (any)
-    persist::sfence();
-  any = false;
-  for (uint32_t i = 0; i < pm.header.slot_count; ++i)
-    for (unsigned p = 0; p < kRingParts; ++p) {
-      RecordHeader &h = record_header(*pm.slot(i), p);
-      if (h.floor == 0)
-        continue;
-      h.floor = 0;
-      persist::clwb(&h);
-      any = true;
-    }
-  if (any)
-    persist::sfence();
 }
 
 } // namespace pool

@@ -71,16 +71,6 @@ inline void speculative_taken(uint32_t slot, uint64_t order) {
   pending_orders[slot].order.store(order, std::memory_order_relaxed);
 }
 
-// Some other slot has an order pending (a reader may depend on it).
-inline bool others_pending(uint32_t self) {
-  uint32_t n = pending_high_water.load(std::memory_order_acquire);
-  for (uint32_t i = 0; i < n; ++i)
-    if (i != self &&
-        pending_orders[i].order.load(std::memory_order_acquire) != 0)
-      return true;
-  return false;
-}
-
 // The bytes of fresh pool blocks one record holds, logged whole (a chunk or
 // word entry takes at most 4 times the bytes it holds: at most a quarter of
 // the slot's SLOT_CAPACITY entries). A transaction that allocated more is
@@ -113,10 +103,9 @@ void speculative_wait(uint32_t self, const uint64_t *deps, size_t n);
 // buffers after each round).
 void speculative_thread_exit();
 
-// open_pool / close_pool (durability.cpp): the state of a new pool; the
-// speculative logs of VIEW (the PM view) retired once everything is applied.
+// open_pool (durability.cpp): the state of a new pool. (At close, once
+// everything is applied, settle_at_close retires the speculative logs.)
 void speculative_reset();
-void speculative_retire(const PoolView &pm);
 
 } // namespace pool
 } // namespace ptm

@@ -26,6 +26,7 @@
 #ifndef PTM_RUNTIME_REUSE_EPOCH_H
 #define PTM_RUNTIME_REUSE_EPOCH_H
 
+#include "runtime/base/atomic_max.h"
 #include "runtime/stm/tx_slots.h"
 
 #include <atomic>
@@ -69,10 +70,7 @@ struct ReuseEpoch {
       if (e < h)
         h = e;
     }
-    uint64_t cur = horizon.load(std::memory_order_relaxed);
-    while (cur < h && !horizon.compare_exchange_weak(cur, h))
-      ;
-    return cur > h ? cur : h;
+    return raise_to(horizon, h);
   }
 
   // Waits (outside any attempt of the caller) until STAMP has passed.

@@ -23,6 +23,7 @@
  * default temporary pool: malloc inside a transaction allocates from its heap.
  * Exit status 0 when every check passed.
  */
+#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <ptm.h>
@@ -771,20 +772,31 @@ static void alloc_round(void) {
 
 static void test_alloc(void) {
   /* The first round warms up what threads keep (arenas, runtime records);
-   * the second must give back everything it allocated. */
-  /* ptm_sync: a persistent library's persister (buffered durability, sp3)
-   * has written every queued commit and freed its buffers, so both
-   * measurements see the same quiescent state. */
+   * each of the next ones must give back everything it allocated. A lost
+   * blob (16..616 bytes; hundreds of restarts a round) would grow the heap
+   * in every round. What the runtime's bookkeeping keeps grows in steps (a
+   * vector's capacity doubles when a round happens to need more, as when
+   * preempted transactions hold freed memory back longer): a step cannot
+   * recur in every round, so the smallest growth of the rounds is the
+   * measure. Each new thread leaves a statistics record (~200 bytes).
+   * ptm_sync: a persistent library's persister (buffered durability, sp3)
+   * has written every queued commit and freed its buffers, so every
+   * measurement sees the same quiescent state. */
+  enum { kRounds = 4 };
   alloc_round();
   ptm_sync();
-  struct mallinfo2 before = mallinfo2();
-  alloc_round();
-  ptm_sync();
-  struct mallinfo2 after = mallinfo2();
-  long grown = (long)after.uordblks - (long)before.uordblks;
-  /* Each new thread leaves a statistics record (~200 bytes); an aborted or
-   * lost blob is 16..616 bytes, and there are hundreds of restarts. */
-  CHECK(grown < 8 * 1024, "heap in use grew by %ld bytes", grown);
+  long least = LONG_MAX;
+  for (int k = 0; k < kRounds; k++) {
+    struct mallinfo2 before = mallinfo2();
+    alloc_round();
+    ptm_sync();
+    struct mallinfo2 after = mallinfo2();
+    long grown = (long)after.uordblks - (long)before.uordblks;
+    least = grown < least ? grown : least;
+  }
+  CHECK(least < 8 * 1024,
+        "heap in use grew by %ld bytes or more in each of %d rounds", least,
+        kRounds);
   ptm_stats_t s;
   ptm_stats(&s);
   CHECK(s.aborts_restart > 0, "no restarts");
