@@ -7,7 +7,6 @@
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/persist/shadow.h"
 #include "runtime/pool/commit_queue.h"
-#include "runtime/pool/heap_adapter.h"
 #include "runtime/pool/persister.h"
 
 #include <algorithm>
