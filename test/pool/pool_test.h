@@ -1,7 +1,7 @@
 //===- pool_test.h - helpers of the pool tests ------------------*- C++ -*-===//
 //
-// Temporary pool paths (removed at exit), statistics deltas, a transaction
-// writing outside the pool, stderr capture, file hashes.
+// Temporary pool paths (removed at exit), statistics deltas, transactions
+// writing W lines or outside the pool, stderr capture, file hashes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_TEST_POOL_POOL_TEST_H
@@ -68,6 +68,25 @@ inline ptm_stats_t write_outside_pool(uint64_t *global8) {
   printf("%s 16 words outside the pool: clwb %llu sfence %llu\n",
          ptm_algorithm(), (unsigned long long)d.clwb,
          (unsigned long long)d.sfence);
+  return d;
+}
+
+// A transaction that adds i + 1 to WORDS[8 * i] for i < W (W words, each on
+// a line of its own): the statistics it added, printed as WHO's "W=".
+inline ptm_stats_t write_w_lines(uint64_t *words, uint64_t w,
+                                 const char *who) {
+  ptm_stats_t before, after;
+  ptm_stats(&before);
+  run_tx([&] {
+    for (uint64_t i = 0; i < w; ++i)
+      __ptm_write_8(&words[8 * i], __ptm_read_8(&words[8 * i]) + i + 1);
+  });
+  ptm_stats(&after);
+  ptm_stats_t d = stats_delta(before, after);
+  printf("%s W=%llu: clwb %llu sfence %llu log_entries %llu aborts %llu\n",
+         who, (unsigned long long)w, (unsigned long long)d.clwb,
+         (unsigned long long)d.sfence, (unsigned long long)d.log_entries,
+         (unsigned long long)d.aborts);
   return d;
 }
 

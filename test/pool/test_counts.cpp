@@ -139,21 +139,10 @@ int main() {
   prev = {key(&words[0])};
 
   for (uint64_t w : {1, 2, 5, 10}) {
-    ptm_stats_t before, after;
-    ptm_stats(&before);
     std::vector<uintptr_t> keys;
-    run_tx([&] {
-      keys.clear();
-      for (uint64_t i = 0; i < w; ++i) {
-        __ptm_write_8(&words[8 * i], __ptm_read_8(&words[8 * i]) + i + 1);
-        keys.push_back(key(&words[8 * i]));
-      }
-    });
-    ptm_stats(&after);
-    ptm_stats_t d = stats_delta(before, after);
-    printf("%s W=%llu: clwb %llu sfence %llu log_entries %llu\n",
-           ptm_algorithm(), (unsigned long long)w, (unsigned long long)d.clwb,
-           (unsigned long long)d.sfence, (unsigned long long)d.log_entries);
+    for (uint64_t i = 0; i < w; ++i)
+      keys.push_back(key(&words[8 * i]));
+    ptm_stats_t d = write_w_lines(words, w, ptm_algorithm());
     CHECK_EQ(d.commits, 1u);
     CHECK_EQ(d.clwb,
              lazy ? lazy_clwb(entry_lines(w), keys) : flushes((L + 1) * w + 2));

@@ -48,17 +48,7 @@ int main() {
   run_tx([&] { __ptm_write_8(&words[0], 1); }); // claims the slot
 
   for (uint64_t w : {1, 2, 5, 10}) {
-    ptm_stats_t before, after;
-    ptm_stats(&before);
-    run_tx([&] {
-      for (uint64_t i = 0; i < w; ++i)
-        __ptm_write_8(&words[8 * i], __ptm_read_8(&words[8 * i]) + i + 1);
-    });
-    ptm_stats(&after);
-    ptm_stats_t d = stats_delta(before, after);
-    printf("sp3 W=%llu: clwb %llu sfence %llu log_entries %llu\n",
-           (unsigned long long)w, (unsigned long long)d.clwb,
-           (unsigned long long)d.sfence, (unsigned long long)d.log_entries);
+    ptm_stats_t d = write_w_lines(words, w, "sp3");
     CHECK_EQ(d.commits, 1u);
     CHECK_EQ(d.aborts, 0u);
     CHECK_EQ(d.log_entries, w);

@@ -201,6 +201,19 @@ static void check_state(Fixture &f, const std::vector<uint64_t> &want,
   CHECK(pending_slots(f.view).empty());
 }
 
+// Recovers F's pool, which must report these counts: its statistics.
+static RecoveryStats expect_recovery(Fixture &f, const std::string &path,
+                                     uint64_t replayed, uint64_t dropped,
+                                     uint64_t superseded, uint64_t entries) {
+  RecoveryStats st;
+  CHECK_EQ(recover(f.view, path.c_str(), &st), 0);
+  CHECK_EQ(st.replayed, replayed);
+  CHECK_EQ(st.dropped, dropped);
+  CHECK_EQ(st.superseded, superseded);
+  CHECK_EQ(st.entries, entries);
+  return st;
+}
+
 static void test_dag(Fixture &f, const std::string &path) {
   // What the scans see.
   prepare_dag(f, false);
@@ -243,12 +256,7 @@ static void test_dag(Fixture &f, const std::string &path) {
   CHECK_EQ(entry_span(f.view.entries(2)[0]), 8u);
 
   // All valid: everything in commit order.
-  RecoveryStats st;
-  CHECK_EQ(recover(f.view, path.c_str(), &st), 0);
-  CHECK_EQ(st.replayed, 5u);
-  CHECK_EQ(st.dropped, 0u);
-  CHECK_EQ(st.superseded, 0u);
-  CHECK_EQ(st.entries, 12u);
+  expect_recovery(f, path, 5, 0, 0, 12);
   check_state(f, expected_dag(false), "dag valid");
   // Retired: idle of the same generation, the epoch kept.
   CHECK_EQ(f.view.slot(2)->status, slot_status(kIdle, 40));
@@ -266,11 +274,7 @@ static void test_dag(Fixture &f, const std::string &path) {
   // A torn: B and C dropped, D and order 6 replayed.
   prepare_dag(f, true);
   CHECK_EQ(stream_records(f.view, 2).size(), 1u);
-  RecoveryStats torn;
-  CHECK_EQ(recover(f.view, path.c_str(), &torn), 0);
-  CHECK_EQ(torn.replayed, 2u);
-  CHECK_EQ(torn.dropped, 2u);
-  CHECK_EQ(torn.entries, 4u);
+  expect_recovery(f, path, 2, 2, 0, 4);
   check_state(f, expected_dag(true), "dag torn");
 
   // A crash after K entries (once or twice), then recovery: the same. A cut
@@ -341,12 +345,7 @@ static void test_floor(Fixture &f, const std::string &path) {
     CHECK_EQ(above[1].order, 13u);
     CHECK(above[2].deps == (std::vector<uint64_t>{12, 8}));
   }
-  RecoveryStats st;
-  CHECK_EQ(recover(f.view, path.c_str(), &st), 0);
-  CHECK_EQ(st.superseded, 2u);
-  CHECK_EQ(st.replayed, 2u);
-  CHECK_EQ(st.dropped, 1u);
-  CHECK_EQ(st.entries, 2u);
+  expect_recovery(f, path, 2, 1, 2, 2);
   std::vector<uint64_t> want(kWords);
   for (int i = 0; i < kWords; ++i)
     want[i] = 900 + i;
@@ -412,11 +411,7 @@ static void test_scan(Fixture &f, const std::string &path) {
     CHECK_EQ(recs[0].order, 2u);
   f.view.slot(5)->stream_epoch = 5;
 
-  RecoveryStats st;
-  CHECK_EQ(recover(f.view, path.c_str(), &st), 0);
-  CHECK_EQ(st.replayed, 3u);
-  CHECK_EQ(st.dropped + st.superseded + st.discarded, 0u);
-  CHECK_EQ(st.entries, 3u);
+  CHECK_EQ(expect_recovery(f, path, 3, 0, 0, 3).discarded, 0u);
   std::vector<uint64_t> want(kWords);
   for (int i = 0; i < kWords; ++i)
     want[i] = 900 + i;
