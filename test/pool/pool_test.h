@@ -73,8 +73,7 @@ inline ptm_stats_t write_outside_pool(uint64_t *global8) {
 
 // A transaction that adds i + 1 to WORDS[8 * i] for i < W (W words, each on
 // a line of its own): the statistics it added, printed as WHO's "W=".
-inline ptm_stats_t write_w_lines(uint64_t *words, uint64_t w,
-                                 const char *who) {
+inline ptm_stats_t write_w_lines(uint64_t *words, uint64_t w, const char *who) {
   ptm_stats_t before, after;
   ptm_stats(&before);
   run_tx([&] {
@@ -83,8 +82,8 @@ inline ptm_stats_t write_w_lines(uint64_t *words, uint64_t w,
   });
   ptm_stats(&after);
   ptm_stats_t d = stats_delta(before, after);
-  printf("%s W=%llu: clwb %llu sfence %llu log_entries %llu aborts %llu\n",
-         who, (unsigned long long)w, (unsigned long long)d.clwb,
+  printf("%s W=%llu: clwb %llu sfence %llu log_entries %llu aborts %llu\n", who,
+         (unsigned long long)w, (unsigned long long)d.clwb,
          (unsigned long long)d.sfence, (unsigned long long)d.log_entries,
          (unsigned long long)d.aborts);
   return d;
