@@ -145,44 +145,30 @@ struct LogRing {
 
   // clwb of the lines the N records at E write: the pool's data only (what
   // recovery restores; the rest, stack or DRAM, may even be unmapped by
-  // now), except the entries for which REWRITTEN(entry, kind) holds. Each
-  // entry is read once: another thread's may change under us.
-  template <class Rewritten>
-  static void flush_entries(const pool::LogEntry *e, uint64_t n,
-                            Rewritten &&rewritten) {
+  // now). Each entry is read once: another thread's may change under us.
+  static void flush_entries(const pool::LogEntry *e, uint64_t n) {
     const pool::PoolView &v = pool::open_view;
     for (uint64_t i = 0; i < n;) {
       pool::LogEntry x = e[i];
       pool::EntryKind k = pool::entry_kind(x);
       if (k != pool::kPadEntry &&
-          v.is_data(x.addr, k == pool::kChunkEntry ? x.data : 8) &&
-          !rewritten(x, k))
+          v.is_data(x.addr, k == pool::kChunkEntry ? x.data : 8))
         persist::clwb(reinterpret_cast<const void *>(x.addr));
       i += k == pool::kChunkEntry ? pool::chunk_records(x.data) : 1;
     }
   }
-  static void flush_entries(const pool::LogEntry *e, uint64_t n) {
-    flush_entries(
-        e, n, [](const pool::LogEntry &, pool::EntryKind) { return false; });
-  }
 
   // clwb of the data lines of S's last committed record, if not done (its
-  // entries as this thread wrote them: in its stage if it has one). At a
-  // commit, REWRITTEN(entry, kind) says which of them the committing record
-  // holds again whole (docs/algorithms.md, "Rewritten lines"): those stay
-  // unflushed, the new record stands for them.
-  template <class Rewritten>
-  static void flush_last(pool::SlotHandle &s, Rewritten &&rewritten) {
+  // entries as this thread wrote them: in its stage if it has one), all of
+  // them. (A commit flushes them with PersistentRedoLog::flush_last_listed,
+  // which leaves out those the committing record holds again whole.)
+  static void flush_last(pool::SlotHandle &s) {
     if (!s.last_unflushed)
       return;
     s.last_unflushed = false;
     flush_entries(LogStage::base(s) +
                       pool::ring_part_begin(s.slot_capacity, s.last_part),
-                  s.last_count, rewritten);
-  }
-  static void flush_last(pool::SlotHandle &s) {
-    flush_last(s,
-               [](const pool::LogEntry &, pool::EntryKind) { return false; });
+                  s.last_count);
   }
 
   // Slow path of begin: makes the floor durable at TARGET or above (see the

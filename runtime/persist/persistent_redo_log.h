@@ -169,9 +169,19 @@ struct PersistentRedoLog {
         e = &new_chunk_entry(s, c);
         memcpy(pool::chunk_bytes(*e), now, kChunk);
       }
-      memcpy(pool::chunk_bytes(*e) + (p - c), bytes + (p - lo), end - p);
+      copy_piece(pool::chunk_bytes(*e) + (p - c), bytes + (p - lo), end - p);
       p = end;
     }
+  }
+
+  // memcpy of N bytes, inline for an 8-byte word (most writes into a chunk
+  // are one aligned word: no call).
+  __attribute__((always_inline)) static void
+  copy_piece(unsigned char *dst, const unsigned char *src, size_t n) {
+    if (__builtin_expect(n == 8, 1))
+      memcpy(dst, src, 8);
+    else
+      memcpy(dst, src, n);
   }
 
   // Buffers the N bytes at SRC as the new contents of [addr, addr + n).
@@ -406,7 +416,7 @@ struct PersistentRedoLog {
   // next commit's fence, or LogRing's slow paths, make it durable). Per
   // commit: C*L (or W) + 1 + the previous commit's data lines clwb, 1 sfence
   // (2 unless SEALED); with SKIP_REWRITTEN, not the lines of the previous
-  // commit's entries that this record holds again whole (rewritten()).
+  // commit's entries that this record holds again whole (flush_last_listed).
   // False: nothing was logged.
   template <bool SkipRewritten = false>
   static bool commit_ring(pool::SlotHandle &s, uint64_t order, bool sealed,
@@ -414,7 +424,8 @@ struct PersistentRedoLog {
     write_back_outside(skip_lo, skip_hi);
     if (!publish<true, SkipRewritten>(s, order, sealed))
       return false;
-    write_back(s, skip_lo, skip_hi, WriteBack::InPlace);
+    write_back_listed(s);
+    tls_log_index.keep_last();
     // Only now (its data in place) may another thread write them back for
     // it and let the floor pass ORDER (LogRing::make_room).
     ReplayFloor::published(s.index, order);
@@ -460,25 +471,74 @@ struct PersistentRedoLog {
     mark_idle(s);
   }
 
-  // The entry X (of kind K) of the thread's last record is held again whole
-  // by the record being built: the same chunk, or the same word with every
-  // byte of X's mask. Its new record then stands for X until its own data
-  // are durable (docs/algorithms.md "Rewritten lines").
-  static bool rewritten(const pool::SlotHandle &s, const pool::LogEntry &x,
-                        pool::EntryKind k) {
-    int64_t r = tls_log_index.find(x.addr);
-    if (r < 0)
-      return false;
-    const pool::LogEntry &y = s.entries[r];
-    if (y.addr != x.addr)
-      return false;
-    if (k == pool::kChunkEntry)
-      return pool::entry_kind(y) == pool::kChunkEntry && y.data == x.data;
-    uint64_t m = x.meta & 0xff;
-    return (y.meta & 0xff & m) == m;
+  // The log ring's write-back in place: each entry of the record through
+  // the index's list of keys, in the order they were made, none decoded (a
+  // record holds the pool's data only: no entry falls in the attempt's stack
+  // frames, pads are not listed; the entries outside the pool are
+  // write_back_outside's).
+  static void write_back_listed(const pool::SlotHandle &s) {
+    const SlotLogIndex &x = tls_log_index;
+    for (uint64_t i = 0; i < x.nkeys; ++i) {
+      SlotLogIndex::Key k = x.keys[i];
+      if (k.record & OutsideEntries::kOutsideRecord)
+        continue;
+      const pool::LogEntry &e = s.entries[k.record & ~SlotLogIndex::kChunkKey];
+      if (k.record & SlotLogIndex::kChunkKey)
+        memcpy(reinterpret_cast<void *>(k.key), pool::chunk_bytes(e), kChunk);
+      else
+        store_word(reinterpret_cast<unsigned char *>(k.key), e);
+    }
+  }
+
+  // LogRing::flush_last at a commit with SKIP_REWRITTEN, for the thread's
+  // own last record, from the keys its commit listed
+  // (SlotLogIndex::keep_last): a line is flushed unless the record being
+  // built holds its entry again whole (a chunk entry of the same chunk; a
+  // word entry with every byte of its mask): the new record then stands for
+  // it until its own data are durable (docs/algorithms.md "Rewritten
+  // lines"). Nothing decoded, no address tested: the record held pool data
+  // only (write_back_listed).
+  static void flush_last_listed(pool::SlotHandle &s) {
+    if (!s.last_unflushed)
+      return;
+    s.last_unflushed = false;
+    const pool::LogEntry *last =
+        LogStage::base(s) + pool::ring_part_begin(s.slot_capacity, s.last_part);
+    const SlotLogIndex &x = tls_log_index;
+    for (uint64_t i = 0; i < x.nlast; ++i) {
+      SlotLogIndex::Key k = x.last_keys[i];
+      if (k.record & OutsideEntries::kOutsideRecord)
+        continue;
+      int64_t r = x.find(k.key);
+      if (r >= 0) {
+        if (k.record & SlotLogIndex::kChunkKey)
+          continue;
+        uint64_t m = last[k.record].meta & 0xff;
+        if ((entry_at(s, r).meta & 0xff & m) == m)
+          continue;
+      }
+      persist::clwb(reinterpret_cast<const void *>(k.key));
+    }
   }
 
 private:
+  // seal_entries for a staged record, whose lines are streamed whole: the
+  // check of each entry through the index's list (write_back_listed; its
+  // pads got theirs when they were made).
+  static void seal_listed(pool::SlotHandle &s) {
+    const SlotLogIndex &x = tls_log_index;
+    for (uint64_t i = 0; i < x.nkeys; ++i) {
+      SlotLogIndex::Key k = x.keys[i];
+      if (k.record & OutsideEntries::kOutsideRecord)
+        continue;
+      pool::LogEntry &e = s.entries[k.record & ~SlotLogIndex::kChunkKey];
+      e.check =
+          k.record & SlotLogIndex::kChunkKey
+              ? pool::chunk_check(e.addr, e.meta, kChunk, pool::chunk_bytes(e))
+              : pool::entry_check(e.addr, e.meta, e.data);
+    }
+  }
+
   // Computes the check of each of the W records from E, and calls
   // WRITTEN(entry, bytes) with each entry's extent (a pad record shares the
   // line of the word entry before it).
@@ -520,15 +580,13 @@ private:
     if (w == 0)
       return false;
     if constexpr (Ring && SkipRewritten)
-      LogRing::flush_last(s, [&s](const pool::LogEntry &x, pool::EntryKind k) {
-        return rewritten(s, x, k);
-      });
+      flush_last_listed(s);
     else if constexpr (Ring)
       LogRing::flush_last(s);
     // Staged: the checks in the stage, then every line streamed; else each
     // entry's lines written back once its check is in.
     if (s.stage != nullptr) {
-      seal_entries(s.entries, w, [](pool::LogEntry &, size_t) {});
+      seal_listed(s);
       LogStage::stream(s, w);
     } else {
       seal_entries(s.entries, w, [](pool::LogEntry &e, size_t bytes) {

@@ -113,7 +113,7 @@ inline pool::LogEntry &new_chunk_entry(pool::SlotHandle &s, uintptr_t c) {
   e.addr = c;
   e.meta = pool::entry_meta(0, s.gen);
   e.data = pool::kLogGranularity;
-  tls_log_index.insert(c, uint64_t(&e - s.entries));
+  tls_log_index.insert(c, uint64_t(&e - s.entries), true);
   ++s.logged;
   return e;
 }

@@ -12,8 +12,11 @@
 // 256 KiB, put each new key on a cache miss: perf showed 69% of
 // bptree_insert.ip_orec_lazy's write_coarse on that one load.) KEYS lists the
 // entries in the order they were made (the lazy algorithms lock their write
-// set from it); SUMMARY is a 512-bit filter of the keys (a quick miss; its
-// 64-bit fold is deferred flushing's overlap test).
+// set from it, the log ring writes its record back from it), a chunk entry's
+// marked kChunkKey; LAST_KEYS keeps them for the thread's last committed
+// record (keep_last: the log ring flushes its data lines at the next commit);
+// SUMMARY is a 512-bit filter of the keys (a quick miss; its 64-bit fold is
+// deferred flushing's overlap test).
 //
 // The chunk space: the open pool's heap region [chunk_lo, chunk_hi), where
 // coarse-grained logging uses chunk entries; every other address (stack,
@@ -41,8 +44,9 @@ struct SlotLogIndex {
   };
   struct Key {
     uint64_t key;
-    uint64_t record;
+    uint64_t record; // in KEYS and LAST_KEYS: | kChunkKey for a chunk entry
   };
+  static constexpr uint64_t kChunkKey = uint64_t(1) << 63;
   static constexpr uint64_t kMinBuckets = 256;
   Bucket *buckets = nullptr;
   uint64_t mask = 0;      // of the table in use
@@ -51,6 +55,8 @@ struct SlotLogIndex {
   KeySummary summary;  // the keys logged (key_summary.h)
   Key *keys = nullptr; // the entries in order (capacity: ALLOCATED)
   uint64_t nkeys = 0;
+  Key *last_keys = nullptr; // KEYS at the last keep_last (same capacity)
+  uint64_t nlast = 0;
 
   // A new, empty index able to hold CAPACITY entries.
   void reset(uint64_t capacity) {
@@ -76,18 +82,25 @@ struct SlotLogIndex {
     }
   }
 
-  // Adds KEY (absent) with its entry at RECORD.
-  void insert(uint64_t key, uint64_t record) {
+  // Adds KEY (absent) with its entry at RECORD (CHUNK: a chunk entry).
+  void insert(uint64_t key, uint64_t record, bool chunk = false) {
     if (__builtin_expect(2 * (nkeys + 1) > mask + 1, 0))
       enlarge();
     place(key, record);
     summary.add(key);
-    keys[nkeys++] = Key{key, record};
+    keys[nkeys++] = Key{key, chunk ? record | kChunkKey : record};
+  }
+
+  // The keys listed so far become LAST_KEYS (a committed record's).
+  void keep_last() {
+    memcpy(last_keys, keys, nkeys * sizeof(Key));
+    nlast = nkeys;
   }
 
   void release() {
     free(buckets);
     free(keys);
+    free(last_keys);
     *this = SlotLogIndex();
   }
 
@@ -123,7 +136,7 @@ private:
     mask = 2 * mask + 1;
     next_stamp();
     for (uint64_t i = 0; i < nkeys; ++i)
-      place(keys[i].key, keys[i].record);
+      place(keys[i].key, keys[i].record & ~kChunkKey);
   }
 
   __attribute__((noinline)) void allocate(uint64_t capacity) {
@@ -134,9 +147,14 @@ private:
     free(keys);
     buckets = static_cast<Bucket *>(calloc(n, sizeof(Bucket)));
     keys = static_cast<Key *>(malloc(n * sizeof(Key)));
-    if (!buckets || !keys)
+    Key *last = static_cast<Key *>(malloc(n * sizeof(Key)));
+    if (!buckets || !keys || !last)
       fatal("out of memory for a slot log index of %llu entries",
             (unsigned long long)capacity);
+    if (nlast != 0) // (a larger slot: the last record's keys kept)
+      memcpy(last, last_keys, nlast * sizeof(Key));
+    free(last_keys);
+    last_keys = last;
     allocated = n;
     stamp = 1;
   }
