@@ -143,17 +143,19 @@ struct LogRing {
            order <= ReplayFloor::durable.load(std::memory_order_relaxed);
   }
 
-  // clwb of the lines the N records at E write: the pool's data only (what
-  // recovery restores; the rest, stack or DRAM, may even be unmapped by
-  // now). Each entry is read once: another thread's may change under us.
+  // clwb of the lines the N records at E write, each once (LineFlusher):
+  // the pool's data only (what recovery restores; the rest, stack or DRAM,
+  // may even be unmapped by now). Each entry is read once: another thread's
+  // may change under us.
   static void flush_entries(const pool::LogEntry *e, uint64_t n) {
     const pool::PoolView &v = pool::open_view;
+    persist::LineFlusher lines;
     for (uint64_t i = 0; i < n;) {
       pool::LogEntry x = e[i];
       pool::EntryKind k = pool::entry_kind(x);
       if (k != pool::kPadEntry &&
           v.is_data(x.addr, k == pool::kChunkEntry ? x.data : 8))
-        persist::clwb(reinterpret_cast<const void *>(x.addr));
+        lines.flush(reinterpret_cast<const void *>(x.addr));
       i += k == pool::kChunkEntry ? pool::chunk_records(x.data) : 1;
     }
   }

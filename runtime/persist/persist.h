@@ -11,6 +11,8 @@
 //                       a stored and written-back line (counted as a clwb:
 //                       the statistic counts lines written back)
 //   flush_range(p, n)   clwb of every line of [p, p+n)
+//   LineFlusher         clwb of a run of addresses, a line once (unless
+//                       other lines with its slot came between)
 //   sfence()            store fence (counted: ptm_stats.sfence)
 //   fenced_by_rmw()     a locked instruction just served as the fence (no
 //                       instruction; tells the crash simulator)
@@ -209,6 +211,25 @@ __attribute__((always_inline)) inline void flush_range(const void *addr,
   for (uintptr_t line = lo; line < hi; line += kLineSize)
     clwb(reinterpret_cast<const void *>(line));
 }
+
+// clwb of the lines of a run of addresses (a record's entries), each line
+// once: an address whose line was flushed last in its slot of a direct-
+// mapped table of 8 lines is left out (two chunk entries of one line with
+// G = 32, or word entries of one line, cost one clwb). A repeat the table
+// has lost is flushed again, which costs a clwb and changes nothing.
+class LineFlusher {
+  uintptr_t last_[8] = {};
+
+public:
+  __attribute__((always_inline)) void flush(const void *p) {
+    uintptr_t line = reinterpret_cast<uintptr_t>(p) & ~uintptr_t(kLineSize - 1);
+    uintptr_t &slot = last_[(line / kLineSize) & 7];
+    if (slot == line)
+      return;
+    slot = line;
+    clwb(p);
+  }
+};
 
 // flush_range + sfence: [addr, addr + n) is durable when this returns.
 inline void persist_range(const void *addr, size_t n) {

@@ -496,8 +496,8 @@ struct PersistentRedoLog {
   // built holds its entry again whole (a chunk entry of the same chunk; a
   // word entry with every byte of its mask): the new record then stands for
   // it until its own data are durable (docs/algorithms.md "Rewritten
-  // lines"). Nothing decoded, no address tested: the record held pool data
-  // only (write_back_listed).
+  // lines"), and each line once (LineFlusher). Nothing decoded, no address
+  // tested: the record held pool data only (write_back_listed).
   static void flush_last_listed(pool::SlotHandle &s) {
     if (!s.last_unflushed)
       return;
@@ -505,6 +505,7 @@ struct PersistentRedoLog {
     const pool::LogEntry *last =
         LogStage::base(s) + pool::ring_part_begin(s.slot_capacity, s.last_part);
     const SlotLogIndex &x = tls_log_index;
+    persist::LineFlusher lines;
     for (uint64_t i = 0; i < x.nlast; ++i) {
       SlotLogIndex::Key k = x.last_keys[i];
       if (k.record & OutsideEntries::kOutsideRecord)
@@ -517,7 +518,7 @@ struct PersistentRedoLog {
         if ((entry_at(s, r).meta & 0xff & m) == m)
           continue;
       }
-      persist::clwb(reinterpret_cast<const void *>(k.key));
+      lines.flush(reinterpret_cast<const void *>(k.key));
     }
   }
 

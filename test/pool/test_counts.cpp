@@ -114,12 +114,17 @@ int main() {
   const bool skip_rewritten = ring && PTM_OPT_SKIP_REWRITTEN;
   std::vector<uintptr_t> prev;
   // A lazy commit's clwb: E entries taking ENTRY_LINES lines, one data line
-  // per entry (the log ring: per entry in the pool, keys IN_POOL).
+  // per entry (the log ring: per distinct line of the last commit's entries
+  // in the pool, keys IN_POOL).
   auto lazy_clwb = [&](uint64_t entry_lines, std::vector<uintptr_t> in_pool) {
-    uint64_t p = 0;
+    std::vector<uintptr_t> lines;
     for (uintptr_t k : prev)
-      p += !skip_rewritten ||
-           std::find(in_pool.begin(), in_pool.end(), k) == in_pool.end();
+      if (!skip_rewritten ||
+          std::find(in_pool.begin(), in_pool.end(), k) == in_pool.end())
+        if (std::find(lines.begin(), lines.end(), k & ~uintptr_t(63)) ==
+            lines.end())
+          lines.push_back(k & ~uintptr_t(63));
+    uint64_t p = lines.size();
     uint64_t n =
         ring ? entry_lines + 1 + p : entry_lines + 1 + in_pool.size() + 1;
     prev = std::move(in_pool);
@@ -234,6 +239,16 @@ int main() {
     CHECK_EQ(x.clwb, lazy ? lazy_clwb(2 * L, {key(c0), key(c0 + G)})
                           : flushes(2 * L + 2 + 2));
     CHECK_EQ(x.sfence, lazy ? lazy_fences : (pipelined ? 4u : 5u) - sealed);
+
+    // One chunk of another line. The log ring writes back the last commit's
+    // data lines, each once: its two chunks share a line when G < 64.
+    auto *c2 = c0 + 128;
+    x = count("another line",
+              [&] { __ptm_write_8(reinterpret_cast<uint64_t *>(c2), 10); });
+    CHECK_EQ(*reinterpret_cast<uint64_t *>(c2), 10u);
+    CHECK_EQ(x.log_entries, 1u);
+    CHECK_EQ(x.clwb, lazy ? lazy_clwb(L, {key(c2)}) : flushes(L + 1 + 2));
+    CHECK_EQ(x.sfence, lazy ? lazy_fences : 4u - sealed);
 
     // A word outside the pool keeps a word entry (lazy: outside the slot's
     // record, which holds the chunk entry alone; eager: no entry).
