@@ -168,9 +168,12 @@ struct LogRing {
     if (!s.last_unflushed)
       return;
     s.last_unflushed = false;
-    flush_entries(LogStage::base(s) +
-                      pool::ring_part_begin(s.slot_capacity, s.last_part),
-                  s.last_count);
+    flush_entries(last_record(s), s.last_count);
+  }
+  // The entries of S's last committed record (in its stage if it has one).
+  static const pool::LogEntry *last_record(const pool::SlotHandle &s) {
+    return LogStage::base(s) +
+           pool::ring_part_begin(s.slot_capacity, s.last_part);
   }
 
   // Slow path of begin: makes the floor durable at TARGET or above (see the

@@ -425,7 +425,8 @@ struct PersistentRedoLog {
     if (!publish<true, SkipRewritten>(s, order, sealed))
       return false;
     write_back_listed(s);
-    tls_log_index.keep_last();
+    if constexpr (SkipRewritten) // (for flush_last_listed)
+      tls_log_index.keep_last();
     // Only now (its data in place) may another thread write them back for
     // it and let the floor pass ORDER (LogRing::make_room).
     ReplayFloor::published(s.index, order);
@@ -478,15 +479,27 @@ struct PersistentRedoLog {
   // write_back_outside's).
   static void write_back_listed(const pool::SlotHandle &s) {
     const SlotLogIndex &x = tls_log_index;
-    for (uint64_t i = 0; i < x.nkeys; ++i) {
-      SlotLogIndex::Key k = x.keys[i];
+    for_each_in_slot(
+        x.keys, x.nkeys, [&](uint64_t key, uint64_t r, bool chunk) {
+          if (chunk)
+            memcpy(reinterpret_cast<void *>(key),
+                   pool::chunk_bytes(s.entries[r]), kChunk);
+          else
+            store_word(reinterpret_cast<unsigned char *>(key), s.entries[r]);
+        });
+  }
+
+  // F(key, record, chunk) for each of the N listed KEYS whose entry is in
+  // the slot's record (not outside the pool), in order.
+  template <class F>
+  __attribute__((always_inline)) static void
+  for_each_in_slot(const SlotLogIndex::Key *keys, uint64_t n, F &&f) {
+    for (uint64_t i = 0; i < n; ++i) {
+      SlotLogIndex::Key k = keys[i];
       if (k.record & OutsideEntries::kOutsideRecord)
         continue;
-      const pool::LogEntry &e = s.entries[k.record & ~SlotLogIndex::kChunkKey];
-      if (k.record & SlotLogIndex::kChunkKey)
-        memcpy(reinterpret_cast<void *>(k.key), pool::chunk_bytes(e), kChunk);
-      else
-        store_word(reinterpret_cast<unsigned char *>(k.key), e);
+      f(k.key, k.record & ~SlotLogIndex::kChunkKey,
+        (k.record & SlotLogIndex::kChunkKey) != 0);
     }
   }
 
@@ -502,24 +515,17 @@ struct PersistentRedoLog {
     if (!s.last_unflushed)
       return;
     s.last_unflushed = false;
-    const pool::LogEntry *last =
-        LogStage::base(s) + pool::ring_part_begin(s.slot_capacity, s.last_part);
+    const pool::LogEntry *last = LogRing::last_record(s);
     const SlotLogIndex &x = tls_log_index;
     persist::LineFlusher lines;
-    for (uint64_t i = 0; i < x.nlast; ++i) {
-      SlotLogIndex::Key k = x.last_keys[i];
-      if (k.record & OutsideEntries::kOutsideRecord)
-        continue;
-      int64_t r = x.find(k.key);
-      if (r >= 0) {
-        if (k.record & SlotLogIndex::kChunkKey)
-          continue;
-        uint64_t m = last[k.record].meta & 0xff;
-        if ((entry_at(s, r).meta & 0xff & m) == m)
-          continue;
-      }
-      lines.flush(reinterpret_cast<const void *>(k.key));
-    }
+    for_each_in_slot(
+        x.last_keys, x.nlast, [&](uint64_t key, uint64_t was, bool chunk) {
+          int64_t r = x.find(key);
+          uint64_t m = last[was].meta & 0xff; // (a word entry's mask)
+          if (r >= 0 && (chunk || (entry_at(s, r).meta & m) == m))
+            return; // rewritten: the new record stands for it
+          lines.flush(reinterpret_cast<const void *>(key));
+        });
   }
 
 private:
@@ -528,16 +534,12 @@ private:
   // pads got theirs when they were made).
   static void seal_listed(pool::SlotHandle &s) {
     const SlotLogIndex &x = tls_log_index;
-    for (uint64_t i = 0; i < x.nkeys; ++i) {
-      SlotLogIndex::Key k = x.keys[i];
-      if (k.record & OutsideEntries::kOutsideRecord)
-        continue;
-      pool::LogEntry &e = s.entries[k.record & ~SlotLogIndex::kChunkKey];
-      e.check =
-          k.record & SlotLogIndex::kChunkKey
-              ? pool::chunk_check(e.addr, e.meta, kChunk, pool::chunk_bytes(e))
-              : pool::entry_check(e.addr, e.meta, e.data);
-    }
+    for_each_in_slot(x.keys, x.nkeys, [&](uint64_t, uint64_t r, bool chunk) {
+      pool::LogEntry &e = s.entries[r];
+      e.check = chunk ? pool::chunk_check(e.addr, e.meta, kChunk,
+                                          pool::chunk_bytes(e))
+                      : pool::entry_check(e.addr, e.meta, e.data);
+    });
   }
 
   // Computes the check of each of the W records from E, and calls
