@@ -73,6 +73,8 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   static void read_bytes(TxThread &tx, void *priv, const void *tm, size_t n) {
     if (serial())
       return (void)memcpy(priv, tm, n);
+    if (n == G && read_whole_block(priv, reinterpret_cast<uintptr_t>(tm)))
+      return;
     auto *d = static_cast<unsigned char *>(priv);
     for_each_block<G>(reinterpret_cast<uintptr_t>(tm), n,
                       [&](uintptr_t a, size_t k, size_t at) {
@@ -83,6 +85,23 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
                         if (logged)
                           redo.overlay(d + at, a, k);
                       });
+  }
+
+  // The common case of read_bytes for a whole G-byte block that this
+  // transaction has not written, the fill of a new chunk entry under
+  // coarse-grained logging (SlotRedoLogT::put): try_read's one orec check
+  // and one copy instead of for_each_block and read_piece. False: nothing
+  // was read or recorded.
+  struct Block {
+    unsigned char bytes[G];
+  };
+  static bool read_whole_block(void *priv, uintptr_t a) {
+    Block b;
+    if ((a & (G - 1)) != 0 || redo.may_overlap(a, G) ||
+        !ot.template try_read<false>(b, a))
+      return false;
+    memcpy(priv, &b, G);
+    return true;
   }
 
   // With last-allocation tracking, an access to a block the attempt

@@ -5,9 +5,11 @@
 // (Logging::kConflictGranule: 8-byte words, or the ip_ libraries' G-byte
 // chunks, as in the paper, Section IV-B), so one orec guards one log entry,
 // an access within a granule needs one orec and the table's footprint is
-// 8 bytes per G bytes of data. An orec is one word: unlocked, `version << 1`
-// (the global-clock time of the last commit that wrote under it); locked,
-// `(slot + 1) << 1 | 1`, the owner's lock word (tx_slots.h).
+// 8 bytes per G bytes of data. An orec is one word: unlocked, the version
+// (the global-clock time of the last commit that wrote under it, < 2^63);
+// locked, `2^63 | slot`, the owner's lock word (tx_slots.h). So "unlocked at
+// a version the snapshot covers" is one unsigned compare, `w <= start`: the
+// read barrier's test.
 //
 // OrecTx<G> is the per-thread part shared by orec_eager, orec_lazy and
 // orec_mixed: the snapshot time, the read set (orecs read) and the lock set
@@ -44,12 +46,15 @@ using Orec = std::atomic<uint64_t>;
 
 // The orec word, whatever the table.
 struct OrecWord {
-  static constexpr bool locked(uint64_t w) { return w & 1; }
-  static constexpr uint64_t version(uint64_t w) { return w >> 1; }
-  static constexpr uint64_t unlocked(uint64_t time) { return time << 1; }
+  static constexpr uint64_t kLockBit = uint64_t(1) << 63;
+  static constexpr bool locked(uint64_t w) { return w & kLockBit; }
+  static constexpr uint64_t version(uint64_t w) { return w; }
+  static constexpr uint64_t unlocked(uint64_t time) { return time; }
   static constexpr uint64_t lock_word(int slot) {
-    return (static_cast<uint64_t>(slot) + 1) << 1 | 1;
+    return kLockBit | static_cast<uint64_t>(slot);
   }
+  // Unlocked at a version <= TIME (a lock word is above every time).
+  static constexpr bool covered(uint64_t w, uint64_t time) { return w <= time; }
 };
 
 template <uintptr_t G> struct OrecTable : OrecWord {
@@ -84,11 +89,16 @@ template <uintptr_t G> struct OrecTx {
   uint64_t start = 0;   // snapshot time
   uint64_t my_lock = 0; // OrecWord::lock_word(slot)
   GrowBuffer<Orec *> reads;
+  // The last orec appended to READS: a read under the same orec (the next
+  // word of the same block, the common case of a scan) is not appended
+  // again, so the read set and the commit's validation shrink.
+  Orec *last_read = nullptr;
   GrowBuffer<OrecLock> locks;
 
   void begin(int slot) {
     my_lock = OrecWord::lock_word(slot);
     reads.clear();
+    last_read = nullptr;
     locks.clear();
     start = GlobalClock::now();
   }
@@ -100,7 +110,7 @@ template <uintptr_t G> struct OrecTx {
       uint64_t w = reads[i]->load(std::memory_order_acquire);
       if (w == my_lock)
         continue;
-      if (OrecWord::locked(w) || OrecWord::version(w) > start)
+      if (!OrecWord::covered(w, start))
         return false;
     }
     return true;
@@ -128,15 +138,17 @@ template <uintptr_t G> struct OrecTx {
       memcpy(&dst, reinterpret_cast<const void *>(a), sizeof(T));
       return true;
     }
-    if (__builtin_expect(OrecWord::locked(v1) || OrecWord::version(v1) > start,
-                         0))
+    if (__builtin_expect(!OrecWord::covered(v1, start), 0))
       return false;
     racy_copy(&dst, reinterpret_cast<const void *>(a), sizeof(T));
     std::atomic_thread_fence(std::memory_order_acquire);
-    if (__builtin_expect(o.load(std::memory_order_relaxed) != v1 ||
-                             !reads.try_push_back(&o),
-                         0))
+    if (__builtin_expect(o.load(std::memory_order_relaxed) != v1, 0))
       return false;
+    if (&o != last_read) {
+      if (__builtin_expect(!reads.try_push_back(&o), 0))
+        return false;
+      last_read = &o;
+    }
     return true;
   }
 
@@ -168,7 +180,10 @@ template <uintptr_t G> struct OrecTx {
           tx_conflict<P>(tx, AbortCause::ReadConflict);
         continue;
       }
-      reads.push_back(&o);
+      if (&o != last_read) {
+        reads.push_back(&o);
+        last_read = &o;
+      }
       return false;
     }
   }
@@ -181,8 +196,7 @@ template <uintptr_t G> struct OrecTx {
     uint64_t w = o.load(std::memory_order_relaxed);
     if (__builtin_expect(w == my_lock, 1))
       return true;
-    if (OrecWord::locked(w) || OrecWord::version(w) > start ||
-        !locks.has_room() ||
+    if (!OrecWord::covered(w, start) || !locks.has_room() ||
         !o.compare_exchange_strong(w, my_lock, std::memory_order_acquire))
       return false;
     locks.push_back_in_room(OrecLock{&o, w});
