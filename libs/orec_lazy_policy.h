@@ -8,10 +8,17 @@
 // with the commit time, then quiesce (privatization safety: a doomed
 // writer's write-back must not land on memory the committer privatized).
 //
+// Solo mode (Log::kSolo: the gp_ and ip_ libraries, PTM_OPT_SOLO): an
+// attempt of the thread that holds the solo ownership (solo_owner.h) runs
+// alone, so its reads are plain loads (the redo log still first) checked
+// against the ownership word, the fill of a chunk entry a plain copy, and
+// its commit locks, validates and releases nothing and takes the next
+// commit time with a plain store; a revoked ownership aborts it.
+//
 //   made of: OrecTx (orec_table.h) + RedoLog + GlobalClock + Hourglass +
-//            Quiescence; LOGGING (stm_logging.h) holds the write set and
-//            writes it back (p_orec_lazy: in the pool slot, Listing 1's lazy
-//            commit with the commit time as the commit order)
+//            Quiescence + SoloOwner; LOGGING (stm_logging.h) holds the write
+//            set and writes it back (p_orec_lazy: in the pool slot, Listing
+//            1's lazy commit with the commit time as the commit order)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_OREC_LAZY_POLICY_H
@@ -21,6 +28,7 @@
 #include "libs/stm_logging.h"
 #include "runtime/base/hot_cold.h"
 #include "runtime/stm/orec_table.h"
+#include "runtime/stm/solo_owner.h"
 
 namespace ptm {
 
@@ -34,17 +42,52 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   using Core::serial;
   using Core::serial_read;
 
+  static constexpr bool kSolo = Log::kSolo;
+
+  PTM_INLINE static bool enter_solo(StmThread &st) {
+    return kSolo && SoloOwner::enter(st);
+  }
+  static void admit(StmThread &st) {
+    if constexpr (kSolo)
+      st.solo = SoloOwner::admit(st) && !st.serial;
+  }
+  static void free_thread() {
+    if constexpr (kSolo)
+      SoloOwner::resign(stm_thread);
+    Core::free_thread();
+  }
+  // The attempt runs alone (solo mode).
+  PTM_INLINE static bool solo() { return kSolo && stm_thread.solo; }
+
   static bool commit(TxThread &tx) {
     Log::commit_begin(tx);
     if (redo.empty())
       return Core::commit_read_only(tx);
     Log::redo_announce(tx);
+    if (solo())
+      return commit_solo(tx);
     if (!lock_writes(tx))
       return false;
     uint64_t time = GlobalClock::tick();
     if (time != ot.start + 1 && !ot.validate())
       return false;
     return Core::publish(tx, time);
+  }
+
+  // Nobody else runs an attempt, nor takes a commit time: unless the
+  // ownership was revoked, which aborts the attempt (its reads were not
+  // recorded); a revoker waits for the write-back.
+  static PTM_OUTLINE bool commit_solo(TxThread &tx) {
+    if (!SoloOwner::begin_write_back(stm_thread))
+      return false;
+    stat_add(tx.stats->solo_commits);
+    Log::redo_commit(tx, redo, GlobalClock::tick_alone());
+    SoloOwner::end_write_back(stm_thread);
+    return Core::end_commit(tx, false);
+  }
+  // A solo read found the ownership revoked.
+  [[noreturn]] static PTM_SLOW void solo_lost(TxThread &tx) {
+    tx_conflict<Self>(tx, AbortCause::Validation);
   }
 
   // Locks the orecs of the write set (busy: abort); false if one has a
@@ -85,6 +128,8 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
                         if (logged)
                           redo.overlay(d + at, a, k);
                       });
+    if (solo() && !SoloOwner::still_held(stm_thread))
+      solo_lost(tx);
   }
 
   // The common case of read_bytes for a whole G-byte block that this
@@ -97,9 +142,15 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   };
   static bool read_whole_block(void *priv, uintptr_t a) {
     Block b;
-    if ((a & (G - 1)) != 0 || redo.may_overlap(a, G) ||
-        !ot.template try_read<false>(b, a))
+    if ((a & (G - 1)) != 0 || redo.may_overlap(a, G))
       return false;
+    if (solo()) {
+      racy_copy(&b, reinterpret_cast<const void *>(a), G);
+      if (!SoloOwner::still_held(stm_thread))
+        return false; // (read_bytes aborts)
+    } else if (!ot.template try_read<false>(b, a)) {
+      return false;
+    }
     memcpy(priv, &b, G);
     return true;
   }
@@ -114,15 +165,23 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
 
   // Fast path: one granule that this transaction has not written (the redo
   // log is not searched while it is empty, and a miss in its summary is
-  // enough otherwise), its orec readable. Anything else is the slow path's.
+  // enough otherwise), its orec readable, or no orec needed (solo). Anything
+  // else is the slow path's.
   template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
     T value;
     auto a = reinterpret_cast<uintptr_t>(addr);
     if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
-                             !redo.may_contain(granule_of(a)) &&
-                             ot.template try_read<false>(value, a),
-                         1))
-      return value;
+                             !redo.may_contain(granule_of(a)),
+                         1)) {
+      if (solo()) {
+        racy_copy(&value, addr, sizeof(T));
+        if (__builtin_expect(SoloOwner::still_held(stm_thread), 1))
+          return value;
+        solo_lost(tx);
+      }
+      if (__builtin_expect(ot.template try_read<false>(value, a), 1))
+        return value;
+    }
     return read_slow(tx, addr);
   }
   // (read-after-write: the log alone when it has every byte)

@@ -370,6 +370,7 @@ struct PersistentLoggingT : PersistentPolicyBase<Self, Options, StmPolicyBase> {
   static constexpr bool kIrrevocable = false;
   static constexpr bool kLastAllocTracking = Options::kLastAlloc;
   static constexpr bool kLogRing = Options::kLogRing;
+  static constexpr bool kSolo = Options::kSolo;
   using Lazy = PersistentLazyT<Options::kDeferredFlush, Options::kSealedLog,
                                Options::kLogRing, Options::kCoarseLog,
                                Options::kSkipRewritten>;

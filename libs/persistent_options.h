@@ -54,6 +54,9 @@
 #ifndef PTM_OPT_SKIP_REWRITTEN
 #define PTM_OPT_SKIP_REWRITTEN 1
 #endif
+#ifndef PTM_OPT_SOLO
+#define PTM_OPT_SOLO 1
+#endif
 
 namespace ptm {
 
@@ -74,6 +77,9 @@ struct NaiveOptions {
   // its own record holds again whole (docs/algorithms.md "Rewritten lines").
   static constexpr bool kSkipRewritten = false;
   static constexpr bool kQuiesce = true; // V: IP drops it
+  // Ours, orec_lazy: the attempts of a thread that runs alone skip the orecs
+  // (runtime/stm/solo_owner.h, docs/algorithms.md "Solo mode").
+  static constexpr bool kSolo = false;
   // The allocation model (DESIGN.md): malloc/new inside a transaction take
   // memory from the ordinary heap (GP: a transaction may touch DRAM;
   // ptm_malloc is the way to persistent memory), or, in the IP model, where
@@ -93,6 +99,7 @@ struct GpOptions : NaiveOptions {
   // there is nothing to save).
   static constexpr bool kLogStage = PTM_OPT_LOG_STAGE && !PTM_EADR;
   static constexpr bool kSkipRewritten = PTM_OPT_SKIP_REWRITTEN && kLogRing;
+  static constexpr bool kSolo = PTM_OPT_SOLO;
 };
 
 struct IpOptions : GpOptions {

@@ -66,9 +66,17 @@ struct RedoCore : Logging<Self> {
   static void begin(TxThread &tx) {
     Log::attempt_begin(tx);
     stm_thread.cleanup = Self::free_thread;
-    Hourglass::enter(tx, stm_thread, Log::attempt_leave, Log::attempt_reenter);
+    if (!Self::enter_solo(stm_thread)) {
+      Hourglass::enter(tx, stm_thread, Log::attempt_leave,
+                       Log::attempt_reenter);
+      Self::admit(stm_thread);
+    }
     start_attempt(tx);
   }
+  // Solo mode (orec_lazy): the begin of a thread that runs alone, in place
+  // of the hourglass's (false: none); and what follows the hourglass's.
+  static bool enter_solo(StmThread &) { return false; }
+  static void admit(StmThread &) {}
   static void begin_irrevocable(TxThread &tx) {
     if constexpr (!Log::kIrrevocable) {
       Log::begin_irrevocable(tx);

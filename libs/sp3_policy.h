@@ -40,6 +40,7 @@ struct Sp3Options : IpOptions {
   static constexpr bool kSealedLog = true;
   static constexpr bool kLogRing = true;
   static constexpr bool kSkipRewritten = false;
+  static constexpr bool kSolo = false; // (its own commit: no solo commit)
 };
 
 // The IP model's logging with sp3's commit: the write set queued under the

@@ -58,6 +58,7 @@ template <class Self> struct StmLogging : StmPolicyBase {
   static constexpr bool kFencePipeline = false; // tlrw: persistent only
   static constexpr bool kQuiesce = true;    // privatization safety per commit
   static constexpr bool kCoarseLog = false; // paper IV-B: persistent only
+  static constexpr bool kSolo = false;      // solo mode: gp_ and ip_ only
   static constexpr uintptr_t kConflictGranule = kGranule;
   using Redo = RedoLog;
 

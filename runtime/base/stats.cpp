@@ -48,14 +48,16 @@ void print_row(FILE *out, const char *label, const ptm_stats_t &s) {
 }
 
 void print_causes(FILE *out, const char *label, const ptm_stats_t &s) {
-  fprintf(out, "ptm: %-8s %12llu %12llu %12llu %12llu %12llu %12llu %12llu\n",
+  fprintf(out,
+          "ptm: %-8s %12llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu\n",
           label, (unsigned long long)s.aborts_read,
           (unsigned long long)s.aborts_write,
           (unsigned long long)s.aborts_validation,
           (unsigned long long)s.aborts_restart,
           (unsigned long long)s.reuse_waits,
           (unsigned long long)s.hourglass_waits,
-          (unsigned long long)s.hourglass_distressed);
+          (unsigned long long)s.hourglass_distressed,
+          (unsigned long long)s.solo_commits);
 }
 
 void print_at_exit() { ptm_stats_print(stderr); }
@@ -129,10 +131,10 @@ extern "C" void ptm_stats_print(FILE *out) {
     accumulate(sum, s);
   }
   print_row(out, "total", sum);
-  // Second table: aborts by cause and the hourglass.
-  fprintf(out, "ptm: %-8s %12s %12s %12s %12s %12s %12s %12s\n", "thread",
+  // Second table: aborts by cause, the hourglass and solo mode.
+  fprintf(out, "ptm: %-8s %12s %12s %12s %12s %12s %12s %12s %12s\n", "thread",
           "abort_read", "abort_write", "abort_valid", "abort_restart",
-          "abort_reuse", "hg_waits", "hg_distress");
+          "abort_reuse", "hg_waits", "hg_distress", "solo_commits");
   index = registry_count;
   for (ThreadRecord *r = registry_head; r; r = r->next) {
     char label[32];

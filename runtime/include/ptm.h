@@ -128,6 +128,9 @@ typedef struct ptm_stats {
   uint64_t reuse_waits; /* attempts that aborted to wait until memory freed by
                            other transactions could be reused (an abort
                            cause, counted in `aborts`)                     */
+
+  /* Solo mode of the gp_/ip_ orec_lazy libraries (one thread alone): */
+  uint64_t solo_commits; /* writing commits that ran without orecs */
 } ptm_stats_t;
 
 /* Totals over every thread that has run a transaction (finished threads

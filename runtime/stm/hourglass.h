@@ -35,6 +35,7 @@
 #include "runtime/base/policy_base.h"
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/stm/solo_owner.h"
 #include "runtime/stm/tx_slots.h"
 
 #include <atomic>
@@ -147,6 +148,7 @@ struct Hourglass {
       TxSlots::claim(st);
     acquire(tx, st);
     TxSlots::announce(st);
+    SoloOwner::revoke_other(st);
     TxSlots::drain(st);
     st.serial = true;
     st.want_serial = false;
@@ -196,6 +198,7 @@ struct Hourglass {
       }
       st.owns_hourglass = true;
     }
+    SoloOwner::revoke_other(st);
     TxSlots::drain(st);
     if (!validate(tx)) {
       st.want_serial = true; // keeps the flag: the retry starts serial

@@ -44,6 +44,8 @@ struct alignas(64) TxSlot {
   std::atomic<uint64_t> active{0}; // 0: no attempt running
   std::atomic<uint64_t> epoch{0};  // reuse epoch the running attempt began in
   std::atomic<bool> used{false};   // claimed by a live thread
+  std::atomic<uint32_t> solo_writing{0}; // a solo commit writes back now
+                                         // (solo_owner.h)
 };
 
 // Per-thread scheduling state of a concurrent STM (constant-initialized,
@@ -55,6 +57,11 @@ struct StmThread {
   bool serial = false;         // running alone, in place (irrevocable)
   bool want_serial = false;    // the next attempt starts serial
   bool ending = false;         // the rollback in progress ends the transaction
+  bool solo = false;           // the attempt runs alone, without orecs
+                               // (solo_owner.h)
+  uint64_t solo_word = 0;      // the ownership word the solo attempt holds
+  int32_t solo_countdown = 0;  // begins until the next try to go solo
+  int32_t solo_interval = 0;   // ... and between the tries (0: none failed)
   void (*cleanup)() = nullptr; // the policy's thread-exit hook
 };
 
@@ -100,11 +107,14 @@ struct TxSlots {
 
   // The epoch is stored before the announcement, which publishes it: a
   // reader that sees the announcement sees this epoch or a later one.
-  static void announce(StmThread &st) {
+  // (ORDER relaxed: without the StoreLoad fence, for a thread whose readers
+  // pay for it with fence_heavy: the solo owner, solo_owner.h.)
+  static void announce(StmThread &st,
+                       std::memory_order order = std::memory_order_seq_cst) {
     TxSlot &s = slots[st.slot];
     s.epoch.store(epoch_now.load(std::memory_order_relaxed),
                   std::memory_order_relaxed);
-    s.active.store(++st.attempts, std::memory_order_seq_cst);
+    s.active.store(++st.attempts, order);
   }
   static void retire(StmThread &st) {
     slots[st.slot].active.store(0, std::memory_order_release);

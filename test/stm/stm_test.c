@@ -19,6 +19,11 @@
  *   holdback   (persistent libraries, on a small pool) a full heap whose only
  *              free block a running reader may still read: the allocation
  *              waits for the reader, then gets that block
+ *   solo       bank transfers and audits by the main thread alone, then with
+ *              THREADS threads joining it (three rounds), then alone again:
+ *              with PTM_OPT_SOLO (default), gp_/ip_ orec_lazy run the
+ *              lone thread's commits solo (ptm_stats' solo_commits), others
+ *              never; the audits and totals hold across every hand-over
  * With a persistent library (p_*, gp_*, ip_*) the same programs run on the
  * default temporary pool: malloc inside a transaction allocates from its heap.
  * Exit status 0 when every check passed.
@@ -88,6 +93,28 @@ static long bank_sum(void) {
   return s;
 }
 
+/* A deposit of D into account A, recorded by W once committed. */
+static void bank_deposit(struct bank_worker *w, int a, long d) {
+  PTM_BEGIN();
+  accounts[a] += d;
+  deposited += d;
+  PTM_END();
+  w->deposits += d;
+}
+
+/* One audit: the total inside a transaction is the initial one plus the
+ * deposits. */
+static void bank_audit_once(struct bank_worker *w) {
+  long sum, dep;
+  PTM_BEGIN();
+  sum = bank_sum();
+  dep = deposited;
+  PTM_END();
+  CHECK(sum == (long)ACCOUNTS * INITIAL + dep, "audit %ld != %ld + %ld", sum,
+        (long)ACCOUNTS * INITIAL, dep);
+  w->audits++;
+}
+
 static void *bank_run(void *arg) {
   struct bank_worker *w = arg;
   unsigned seed = 12345u * (unsigned)(w->id + 1);
@@ -96,12 +123,7 @@ static void *bank_run(void *arg) {
     int b = (int)(next_random(&seed) % ACCOUNTS);
     long amount = (long)(next_random(&seed) % 100);
     if (i % 8 == 0) {
-      long d = amount % 5 + 1;
-      PTM_BEGIN();
-      accounts[a] += d;
-      deposited += d;
-      PTM_END();
-      w->deposits += d;
+      bank_deposit(w, a, amount % 5 + 1);
     } else {
       PTM_BEGIN();
       transfer(a, b, amount);
@@ -114,14 +136,7 @@ static void *bank_run(void *arg) {
 static void *bank_audit(void *arg) {
   struct bank_worker *w = arg;
   do {
-    long sum, dep;
-    PTM_BEGIN();
-    sum = bank_sum();
-    dep = deposited;
-    PTM_END();
-    CHECK(sum == (long)ACCOUNTS * INITIAL + dep, "audit %ld != %ld + %ld", sum,
-          (long)ACCOUNTS * INITIAL, dep);
-    w->audits++;
+    bank_audit_once(w);
     usleep(50);
   } while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE));
   return NULL;
@@ -163,6 +178,115 @@ static void test_bank(long ops) {
   CHECK(auditors[0].audits > 0 && auditors[1].audits > 0, "no audits");
   printf("RESULT bench=stm_bank lib=%s threads=%d ops_per_s=%.0f\n",
          ptm_algorithm(), nthreads, (double)ops * nthreads / t);
+}
+
+/* ---- solo mode (bank accounts) ------------------------------------------ */
+
+/* Solo mode (runtime/stm/solo_owner.h): the libraries that have it, unless
+ * built with -DPTM_OPT_SOLO=OFF (test/stm/CMakeLists.txt passes it on). */
+#ifndef PTM_OPT_SOLO
+#define PTM_OPT_SOLO 1
+#endif
+static int has_solo_mode(void) {
+  const char *lib = ptm_algorithm();
+  return PTM_OPT_SOLO && (!strncmp(lib, "gp_", 3) || !strncmp(lib, "ip_", 3)) &&
+         !strcmp(lib + 3, "orec_lazy");
+}
+
+static unsigned long long solo_commits(void) {
+  ptm_stats_t s;
+  ptm_stats(&s);
+  return (unsigned long long)s.solo_commits;
+}
+
+/* One bank operation (a transfer, every 8th a deposit, every 4th an audit
+ * checked at once) by worker W. */
+static void solo_step(struct bank_worker *w, unsigned *seed, long i) {
+  int a = (int)(next_random(seed) % ACCOUNTS);
+  int b = (int)(next_random(seed) % ACCOUNTS);
+  long amount = (long)(next_random(seed) % 100);
+  if (i % 8 == 0) {
+    bank_deposit(w, a, amount % 5 + 1);
+  } else if (i % 4 == 1) {
+    bank_audit_once(w);
+  } else {
+    PTM_BEGIN();
+    transfer(a, b, amount);
+    PTM_END();
+  }
+}
+
+static int joiners_running;
+
+static void *solo_joiner(void *arg) {
+  struct bank_worker *w = arg;
+  unsigned seed = 777u * (unsigned)(w->id + 1);
+  for (long i = 0; i < w->ops; i++)
+    solo_step(w, &seed, i);
+  __atomic_sub_fetch(&joiners_running, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+static void test_solo(long ops) {
+  for (int i = 0; i < ACCOUNTS; i++)
+    accounts[i] = INITIAL;
+  int expect = has_solo_mode();
+  struct bank_worker lone = {.id = 63}, w[64];
+  memset(w, 0, sizeof w);
+  unsigned seed = 99u;
+  long step = 0;
+  /* Alone. */
+  for (long i = 0; i < ops; i++)
+    solo_step(&lone, &seed, step++);
+  unsigned long long alone = solo_commits();
+  if (expect)
+    CHECK(alone > 0, "no solo commit by the only thread (%ld operations)", ops);
+  else
+    CHECK(alone == 0, "%llu solo commits in a library without solo mode",
+          alone);
+  /* Joined: the main thread keeps going until its joiners are done. */
+  for (int round = 0; round < 3; round++) {
+    pthread_t t[64];
+    __atomic_store_n(&joiners_running, nthreads, __ATOMIC_RELEASE);
+    for (int i = 0; i < nthreads; i++) {
+      w[i].id = i + 8 * round;
+      w[i].ops = ops;
+      pthread_create(&t[i], NULL, solo_joiner, &w[i]);
+    }
+    while (__atomic_load_n(&joiners_running, __ATOMIC_ACQUIRE) > 0)
+      solo_step(&lone, &seed, step++);
+    for (int i = 0; i < nthreads; i++)
+      pthread_join(t[i], NULL);
+    for (int i = 0; i < nthreads; i++)
+      lone.deposits += w[i].deposits, lone.audits += w[i].audits,
+          w[i].deposits = 0;
+  }
+  /* Alone again: the main thread takes the ownership back within the
+   * longest back-off (16384 begins). */
+  unsigned long long joined = solo_commits();
+  long again = 0;
+  while (again < 100000 && (!expect || solo_commits() == joined)) {
+    solo_step(&lone, &seed, step++);
+    if (++again == ops && !expect)
+      break;
+  }
+  if (expect)
+    CHECK(solo_commits() > joined,
+          "no solo commit in %ld operations after "
+          "the other threads exited",
+          again);
+  else
+    CHECK(solo_commits() == 0, "solo commits in a library without solo mode");
+  CHECK(deposited == lone.deposits,
+        "deposits lost: %ld committed, %ld "
+        "recorded",
+        lone.deposits, deposited);
+  CHECK(bank_sum() == (long)ACCOUNTS * INITIAL + deposited, "final total %ld",
+        bank_sum());
+  printf("solo: %s; %llu solo commits alone, %llu after joins, %llu in the "
+         "end (%ld operations to take the ownership back); %ld audits\n",
+         expect ? "solo mode" : "no solo mode", alone, joined, solo_commits(),
+         again, lone.audits);
 }
 
 /* ---- sorted list sets (list, reuse) -------------------------------------- */
@@ -804,9 +928,10 @@ static void test_alloc(void) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr,
-            "usage: stm_test bank|list|privatize|starve|alloc|reuse|holdback "
-            "THREADS [OPS]\n");
+    fprintf(
+        stderr,
+        "usage: stm_test bank|list|privatize|starve|alloc|reuse|holdback|solo "
+        "THREADS [OPS]\n");
     return 2;
   }
   nthreads = atoi(argv[2]);
@@ -828,6 +953,8 @@ int main(int argc, char **argv) {
     test_reuse(ops);
   else if (!strcmp(mode, "holdback"))
     test_holdback();
+  else if (!strcmp(mode, "solo"))
+    test_solo(ops);
   else {
     fprintf(stderr, "unknown mode %s\n", mode);
     return 2;
