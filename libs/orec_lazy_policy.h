@@ -165,22 +165,26 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
 
   // Fast path: one granule that this transaction has not written (the redo
   // log is not searched while it is empty, and a miss in its summary is
-  // enough otherwise), its orec readable, or no orec needed (solo). Anything
-  // else is the slow path's.
+  // enough otherwise), its orec readable, or no orec needed (solo: tested
+  // first, a solo attempt is never serial, Hourglass::serialize ends it).
+  // Anything else is the slow path's.
   template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
     T value;
     auto a = reinterpret_cast<uintptr_t>(addr);
-    if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
-                             !redo.may_contain(granule_of(a)),
-                         1)) {
-      if (solo()) {
+    if (solo()) {
+      if (__builtin_expect(in_one_granule(a, sizeof(T)) &&
+                               !redo.may_contain(granule_of(a)),
+                           1)) {
         racy_copy(&value, addr, sizeof(T));
         if (__builtin_expect(SoloOwner::still_held(stm_thread), 1))
           return value;
         solo_lost(tx);
       }
-      if (__builtin_expect(ot.template try_read<false>(value, a), 1))
-        return value;
+    } else if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
+                                    !redo.may_contain(granule_of(a)) &&
+                                    ot.template try_read<false>(value, a),
+                                1)) {
+      return value;
     }
     return read_slow(tx, addr);
   }

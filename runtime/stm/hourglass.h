@@ -205,6 +205,7 @@ struct Hourglass {
       tx_conflict<P>(tx, AbortCause::Validation);
     }
     st.serial = true;
+    st.solo = false; // (solo barriers never test for serial)
   }
 };
 
