@@ -155,6 +155,24 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
     return true;
   }
 
+  // RedoCore::fill_chunk: a chunk that is one orec's block (orec
+  // granularity = log granularity) and has no log entry needs neither
+  // read_bytes' split into blocks nor read_whole_block's overlap test.
+  static void fill_chunk(void *priv, uintptr_t a, size_t n) {
+    if (n == G && (a & (G - 1)) == 0 && !serial()) {
+      if (solo()) {
+        racy_copy(priv, reinterpret_cast<const void *>(a), G);
+        if (__builtin_expect(SoloOwner::still_held(stm_thread), 1))
+          return;
+        solo_lost(this_thread());
+      }
+      Block b;
+      if (ot.template try_read<false>(b, a))
+        return (void)memcpy(priv, &b, G);
+    }
+    read_bytes(this_thread(), priv, reinterpret_cast<const void *>(a), n);
+  }
+
   // With last-allocation tracking, an access to a block the attempt
   // allocated is left to the slow paths: a fast read returns what a plain
   // load would (the block is never logged, no other transaction writes it),

@@ -205,9 +205,7 @@ struct SlotRedoLogT {
       PersistentRedoLog::write_coarse(
           pool::tls_slot, reinterpret_cast<void *>(addr), src, n,
           [](uintptr_t chunk, void *buf) {
-            Self::read_bytes(this_thread(), buf,
-                             reinterpret_cast<const void *>(chunk),
-                             PersistentRedoLog::kChunk);
+            Self::fill_chunk(buf, chunk, PersistentRedoLog::kChunk);
           });
     else
       PersistentRedoLog::write(pool::tls_slot, reinterpret_cast<void *>(addr),

@@ -144,6 +144,11 @@ struct RedoCore : Logging<Self> {
     if (!redo.empty())
       redo.overlay(priv, a, n);
   }
+  // The fill of a new chunk entry (coarse-grained logging, the log's put):
+  // the N bytes of the chunk at A, which the log has no entry for.
+  static void fill_chunk(void *priv, uintptr_t a, size_t n) {
+    Self::read_bytes(this_thread(), priv, reinterpret_cast<const void *>(a), n);
+  }
 
   template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
     T value;
