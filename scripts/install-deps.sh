@@ -9,7 +9,7 @@ packages=(
   libpmem-dev libpmemobj-dev python3-matplotlib
   cmake ninja-build python3 python3-pip
   memcached libmemcached-tools pkgconf
-  python3-pymemcache
+  python3-pymemcache valgrind
 )
 
 missing=()
