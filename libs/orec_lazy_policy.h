@@ -184,7 +184,7 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   // Fast path: one granule that this transaction has not written (the redo
   // log is not searched while it is empty, and a miss in its summary is
   // enough otherwise), its orec readable, or no orec needed (solo: tested
-  // first, a solo attempt is never serial, Hourglass::serialize ends it).
+  // first; a solo attempt is never serial, docs/algorithms.md "Solo mode").
   // Anything else is the slow path's.
   template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
     T value;

@@ -205,7 +205,8 @@ struct Hourglass {
       tx_conflict<P>(tx, AbortCause::Validation);
     }
     st.serial = true;
-    st.solo = false; // (solo barriers never test for serial)
+    st.solo = false; // (solo barriers never test for serial; no library
+                     // with solo mode calls this today)
   }
 };
 
