@@ -158,7 +158,7 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   // RedoCore::fill_chunk: a chunk that is one orec's block (orec
   // granularity = log granularity) and has no log entry needs neither
   // read_bytes' split into blocks nor read_whole_block's overlap test.
-  static void fill_chunk(void *priv, uintptr_t a, size_t n) {
+  PTM_INLINE static void fill_chunk(void *priv, uintptr_t a, size_t n) {
     if (n == G && (a & (G - 1)) == 0 && !serial()) {
       if (solo()) {
         racy_copy(priv, reinterpret_cast<const void *>(a), G);
@@ -206,18 +206,21 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
     }
     return read_slow(tx, addr);
   }
-  // (read-after-write: the log alone when it has every byte)
+  // (read-after-write: the log alone when it has every byte, looked at
+  // first: a block the attempt allocated has no entry, its bytes are stored
+  // in place (write_slow, the glue's store_bytes) and its frees wait for the
+  // commit)
   template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     T value;
-    if (Core::kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value)) {
-      memcpy(&value, addr, sizeof value);
-      return value;
-    }
     if (serial())
       return serial_read(addr);
     auto a = reinterpret_cast<uintptr_t>(addr);
     if (in_one_granule(a, sizeof(T)) && redo.try_get(a, value))
       return value;
+    if (Core::kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value)) {
+      memcpy(&value, addr, sizeof value);
+      return value;
+    }
     read_bytes(tx, &value, addr, sizeof(T));
     return value;
   }

@@ -94,9 +94,9 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     pool::SlotHandle &s = pool::enter_tx();
     global_lock.enter();
     if constexpr (Options::kLogRing)
-      PersistentRedoLog::begin_ring<Options::kLogStage>(s);
+      PersistentRedoLog::begin_ring<Options::kLogStage, kCoarse>(s);
     else
-      PersistentRedoLog::begin<Options::kLogStage>(s);
+      PersistentRedoLog::begin<Options::kLogStage, kCoarse>(s);
   }
 
   static bool commit(TxThread &tx) {
@@ -131,28 +131,29 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   template <class T> PTM_INLINE static T read(TxThread &tx, const T *addr) {
     auto a = reinterpret_cast<uintptr_t>(addr);
     const pool::SlotHandle &s = pool::tls_slot;
-    if (__builtin_expect(
-            !PersistentRedoLog::has_entries(s) ||
-                (in_one_granule(a, sizeof(T)) &&
-                 !PersistentRedoLog::may_contain_word<kCoarse>(s, a)),
-            1)) {
+    if (__builtin_expect(!PersistentRedoLog::has_entries(s) ||
+                             (in_one_granule(a, sizeof(T)) &&
+                              !PersistentRedoLog::may_contain_word(s, a)),
+                         1)) {
       T value;
       memcpy(&value, addr, sizeof value);
       return value;
     }
     return read_slow(tx, addr);
   }
-  // (read-after-write: the log alone when it has every byte)
+  // (read-after-write: the log alone when it has every byte, looked at
+  // first: a block the attempt allocated has no entry, its bytes are stored
+  // in place and its frees wait for the commit)
   template <class T> PTM_SLOW static T read_slow(TxThread &tx, const T *addr) {
     T value;
-    if (kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value)) {
-      memcpy(&value, addr, sizeof value);
-      return value;
-    }
     auto a = reinterpret_cast<uintptr_t>(addr);
     if (in_one_granule(a, sizeof(T)) &&
         PersistentRedoLog::try_read<kCoarse>(pool::tls_slot, a, value))
       return value;
+    if (kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value)) {
+      memcpy(&value, addr, sizeof value);
+      return value;
+    }
     read_bytes(tx, &value, addr, sizeof value);
     return value;
   }

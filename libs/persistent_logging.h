@@ -180,14 +180,14 @@ struct SlotRedoLogT {
   // A new, empty log (a new generation of the slot).
   void clear() {
     if constexpr (Ring)
-      PersistentRedoLog::begin_ring<Stage>(pool::tls_slot);
+      PersistentRedoLog::begin_ring<Stage, Coarse>(pool::tls_slot);
     else
-      PersistentRedoLog::begin<Stage>(pool::tls_slot);
+      PersistentRedoLog::begin<Stage, Coarse>(pool::tls_slot);
   }
   void release() {}
 
   __attribute__((always_inline)) bool may_contain(uintptr_t granule) const {
-    return PersistentRedoLog::may_contain_word<Coarse>(pool::tls_slot, granule);
+    return PersistentRedoLog::may_contain_word(pool::tls_slot, granule);
   }
   bool may_overlap(uintptr_t a, size_t n) const {
     return PersistentRedoLog::may_contain<Coarse>(pool::tls_slot, a, n);
@@ -203,13 +203,22 @@ struct SlotRedoLogT {
   void put(uintptr_t addr, const void *src, size_t n) {
     if constexpr (Coarse)
       PersistentRedoLog::write_coarse(
-          pool::tls_slot, reinterpret_cast<void *>(addr), src, n,
-          [](uintptr_t chunk, void *buf) {
-            Self::fill_chunk(buf, chunk, PersistentRedoLog::kChunk);
-          });
+          pool::tls_slot, reinterpret_cast<void *>(addr), src, n, fill_chunk);
     else
       PersistentRedoLog::write(pool::tls_slot, reinterpret_cast<void *>(addr),
                                src, n);
+  }
+  // put of a T at A (RedoCore's write_slow: mostly the first write of a
+  // word or chunk, which write_value makes without put's loop).
+  template <class T> void put_value(uintptr_t a, const T &value) {
+    if (in_one_granule(a, sizeof(T)))
+      return PersistentRedoLog::write_value<Coarse>(pool::tls_slot, a, value,
+                                                    fill_chunk);
+    put(a, &value, sizeof(T));
+  }
+  // (the coarse logs' FILL: the algorithm's read of a whole chunk)
+  PTM_INLINE static void fill_chunk(uintptr_t chunk, void *buf) {
+    Self::fill_chunk(buf, chunk, PersistentRedoLog::kChunk);
   }
   bool overlay(void *dst, uintptr_t addr, size_t n) const {
     if (empty())

@@ -199,7 +199,7 @@ struct RedoCore : Logging<Self> {
       return Log::serial_write(tx, addr, value);
     auto a = reinterpret_cast<uintptr_t>(addr);
     Self::before_write(tx, a, sizeof value);
-    redo.put(a, &value, sizeof value);
+    redo.put_value(a, value);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {

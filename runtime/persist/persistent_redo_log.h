@@ -63,7 +63,11 @@ struct PersistentRedoLog {
   static constexpr uintptr_t kChunk = pool::kLogGranularity;
 
   // STAGE: the records are built in the thread's stage (log_stage.h).
-  template <bool Stage = false> static void begin(pool::SlotHandle &s) {
+  // COARSE: coarse-grained logging (chunk entries in the chunk space), whose
+  // barriers test the index's summary by chunk (slot_log_index.h).
+  template <bool Stage = false, bool Coarse = false>
+  static void begin(pool::SlotHandle &s) {
+    tls_log_index.set_summary_grain(Coarse ? kChunk : 8);
     if constexpr (Stage)
       if (__builtin_expect(s.stage == nullptr, 0))
         LogStage::attach(s);
@@ -79,12 +83,15 @@ struct PersistentRedoLog {
   // is 0, so the first entry takes the slow path of slot_records /
   // entry_for. A transaction that writes nothing touches neither the ring
   // nor the generation, and leaves nothing for the next begin to reset.
-  template <bool Stage = false> static void begin_ring(pool::SlotHandle &s) {
+  template <bool Stage = false, bool Coarse = false>
+  static void begin_ring(pool::SlotHandle &s) {
+    tls_log_index.set_summary_grain(Coarse ? kChunk : 8);
     if constexpr (Stage)
       if (__builtin_expect(s.stage == nullptr, 0))
         LogStage::attach(s);
-    // (no record opened and no entry outside the pool since the last reset)
-    if (s.capacity == 0 && tls_outside.count == 0)
+    // (no record opened, no entry outside the pool, no key since the last
+    // reset)
+    if (s.capacity == 0 && tls_outside.count == 0 && tls_log_index.nkeys == 0)
       return;
     s.count = 0;
     s.logged = 0;
@@ -93,10 +100,13 @@ struct PersistentRedoLog {
     tls_log_index.reset(2 * s.slot_capacity);
   }
 
-  // The running attempt has entries (in its record or outside the pool).
+  // The running attempt has entries (in its record or outside the pool):
+  // the index has keys (every entry has one; a pad only precedes a chunk
+  // entry; the index is reset at the next begin after a commit or a
+  // rollback, and no barrier runs in between).
   __attribute__((always_inline)) static bool
-  has_entries(const pool::SlotHandle &s) {
-    return (s.count | tls_outside.count) != 0;
+  has_entries(const pool::SlotHandle &) {
+    return tls_log_index.nkeys != 0;
   }
 
   // The entry of record R of the slot log index: in the record, or outside
@@ -114,17 +124,7 @@ struct PersistentRedoLog {
   }
 
   // The key of the entry holding the byte at A: its chunk in the chunk space
-  // (COARSE), else its word.
-  template <bool Coarse>
-  __attribute__((always_inline)) static uintptr_t key_of(uintptr_t a) {
-    if constexpr (Coarse) {
-      uintptr_t c = a & ~(kChunk - 1);
-      if (in_chunk_space(c, kChunk))
-        return c;
-    }
-    return a & ~uintptr_t(7);
-  }
-  // key_of, and CHUNK set if that is a chunk entry's.
+  // (COARSE), else its word; CHUNK set if that is a chunk entry's.
   template <bool Coarse>
   __attribute__((always_inline)) static uintptr_t entry_key(uintptr_t a,
                                                             bool &chunk) {
@@ -157,21 +157,51 @@ struct PersistentRedoLog {
         p = end;
         continue;
       }
-      int64_t r = tls_log_index.find(c);
-      pool::LogEntry *e;
-      if (r >= 0) {
-        e = &s.entries[r];
-      } else {
-        alignas(8) unsigned char now[kChunk];
-        if (p != c || end != c + kChunk)
-          fill(c, now); // may abort: nothing is logged yet
-        pad_to_line(s);
-        e = &new_chunk_entry(s, c);
-        memcpy(pool::chunk_bytes(*e), now, kChunk);
-      }
-      copy_piece(pool::chunk_bytes(*e) + (p - c), bytes + (p - lo), end - p);
+      pool::LogEntry &e =
+          chunk_entry(s, c, /*whole=*/p == c && end == c + kChunk, fill);
+      copy_piece(pool::chunk_bytes(e) + (p - c), bytes + (p - lo), end - p);
       p = end;
     }
+  }
+
+  // The entry of chunk C, made if the log has none: filled with the chunk's
+  // bytes (FILL) unless the caller is about to write it WHOLE.
+  template <class Fill>
+  __attribute__((always_inline)) static pool::LogEntry &
+  chunk_entry(pool::SlotHandle &s, uintptr_t c, bool whole, Fill &&fill) {
+    int64_t r = tls_log_index.find(c);
+    if (r >= 0)
+      return s.entries[r];
+    alignas(8) unsigned char now[kChunk];
+    if (!whole)
+      fill(c, now); // may abort: nothing is logged yet
+    pad_to_line(s);
+    pool::LogEntry &e = new_chunk_entry(s, c);
+    if (!whole)
+      memcpy(pool::chunk_bytes(e), now, kChunk);
+    return e;
+  }
+
+  // write (COARSE: write_coarse) of a T at A within one word, mostly the
+  // first write of its word or chunk (the barrier's fast path found no
+  // entry): one entry, one lookup, no loop.
+  template <bool Coarse, class T, class Fill>
+  __attribute__((always_inline)) static void
+  write_value(pool::SlotHandle &s, uintptr_t a, const T &value, Fill &&fill) {
+    if constexpr (Coarse) {
+      uintptr_t c = a & ~(kChunk - 1);
+      if (in_chunk_space(c, kChunk)) {
+        pool::LogEntry &e = chunk_entry(s, c, /*whole=*/false, fill);
+        memcpy(pool::chunk_bytes(e) + (a - c), &value, sizeof(T));
+        return;
+      }
+    }
+    uintptr_t word = a & ~uintptr_t(7);
+    pool::LogEntry &e = entry_for(s, word);
+    unsigned off = unsigned(a - word);
+    memcpy(reinterpret_cast<unsigned char *>(&e.data) + off, &value, sizeof(T));
+    // (entry_for set its generation)
+    e.meta |= ((uint64_t(1) << sizeof(T)) - 1) << off;
   }
 
   // memcpy of N bytes, inline for an 8-byte word (most writes into a chunk
@@ -260,12 +290,11 @@ struct PersistentRedoLog {
   }
 
   // may_contain for an access within the word at A (the barriers' fast
-  // path): nothing is looked at but the count while the log is empty.
-  template <bool Coarse>
+  // path): nothing is looked at but the count while the log is empty, then
+  // the summary by A's block (a chunk under COARSE, begin's grain).
   __attribute__((always_inline)) static bool
   may_contain_word(const pool::SlotHandle &s, uintptr_t a) {
-    return has_entries(s) &&
-           tls_log_index.summary.may_contain(key_of<Coarse>(a));
+    return has_entries(s) && tls_log_index.may_contain_block(a);
   }
 
   // False if no byte of [addr, addr + n) can be in the log (a quick test).
@@ -277,7 +306,7 @@ struct PersistentRedoLog {
     for (uintptr_t p = addr; p < addr + n;) { // key by key
       bool chunk;
       uintptr_t key = entry_key<Coarse>(p, chunk);
-      if (tls_log_index.summary.may_contain(key))
+      if (tls_log_index.may_contain_block(key))
         return true;
       p = key + (chunk ? kChunk : 8);
     }

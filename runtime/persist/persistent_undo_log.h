@@ -107,7 +107,8 @@ inline pool::LogEntry *pad_to_line(pool::SlotHandle &s) {
 
 // A new chunk entry for the chunk at C (header fields but the check; the
 // caller fills the bytes), indexed.
-inline pool::LogEntry &new_chunk_entry(pool::SlotHandle &s, uintptr_t c) {
+__attribute__((always_inline)) inline pool::LogEntry &
+new_chunk_entry(pool::SlotHandle &s, uintptr_t c) {
   pool::LogEntry &e =
       slot_records(s, pool::chunk_records(pool::kLogGranularity));
   e.addr = c;

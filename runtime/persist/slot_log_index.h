@@ -16,7 +16,13 @@
 // marked kChunkKey; LAST_KEYS keeps them for the thread's last committed
 // record (keep_last: the log ring flushes its data lines at the next commit);
 // SUMMARY is a 512-bit filter of the keys (a quick miss; its 64-bit fold is
-// deferred flushing's overlap test).
+// deferred flushing's overlap test), by the block of SUMMARY_MASK that holds
+// each key: 8 bytes (a word entry's key), or, with coarse-grained logging, a
+// chunk (set_summary_grain), so that a barrier tests any address against it
+// with one AND instead of first telling the chunk space from the rest
+// (PersistentRedoLog::entry_key); a word entry outside the chunk space then
+// covers its chunk in the filter, which only the rare access next to it pays
+// for with a lookup.
 //
 // The chunk space: the open pool's heap region [chunk_lo, chunk_hi), where
 // coarse-grained logging uses chunk entries; every other address (stack,
@@ -52,7 +58,8 @@ struct SlotLogIndex {
   uint64_t mask = 0;      // of the table in use
   uint64_t allocated = 0; // buckets allocated (and KEYS' capacity)
   uint32_t stamp = 1;
-  KeySummary summary;  // the keys logged (key_summary.h)
+  KeySummary summary; // the keys logged (key_summary.h), by block
+  uint64_t summary_mask = ~uint64_t(7); // a key's block: its 8-byte word
   Key *keys = nullptr; // the entries in order (capacity: ALLOCATED)
   uint64_t nkeys = 0;
   Key *last_keys = nullptr; // KEYS at the last keep_last (same capacity)
@@ -69,9 +76,28 @@ struct SlotLogIndex {
     next_stamp();
   }
 
+  // The filter's grain: G-byte blocks (a power of two, >= 8; a chunk for
+  // coarse-grained logging). The keys already in the index are filed again
+  // if it changes (once per thread: one library per process).
+  void set_summary_grain(uint64_t g) {
+    uint64_t m = ~(g - 1);
+    if (__builtin_expect(summary_mask == m, 1))
+      return;
+    summary_mask = m;
+    summary.clear();
+    for (uint64_t i = 0; i < nkeys; ++i)
+      summary.add(keys[i].key & m);
+  }
+
+  // False if no key of the index lies in the block of address A (a quick
+  // test for any address: a word's or a chunk's).
+  __attribute__((always_inline)) bool may_contain_block(uint64_t a) const {
+    return summary.may_contain(a & summary_mask);
+  }
+
   // Record of KEY's entry, or -1.
   __attribute__((always_inline)) int64_t find(uint64_t key) const {
-    if (!summary.may_contain(key))
+    if (!may_contain_block(key))
       return -1;
     for (uint64_t h = hash(key);; ++h) {
       const Bucket &b = buckets[h & mask];
@@ -87,7 +113,7 @@ struct SlotLogIndex {
     if (__builtin_expect(2 * (nkeys + 1) > mask + 1, 0))
       enlarge();
     place(key, record);
-    summary.add(key);
+    summary.add(key & summary_mask);
     keys[nkeys++] = Key{key, chunk ? record | kChunkKey : record};
   }
 

@@ -106,7 +106,7 @@ void Persister::seal(uint64_t seq) {
                             speculative ? seq : 0);
   if (speculative)
     speculative_floor.store(seq, std::memory_order_release);
-  PersistentRedoLog::begin(slot);
+  PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
   persist::begin_unit(); // (the next record)
 }
 
@@ -233,7 +233,7 @@ uint64_t Persister::round() {
 }
 
 void Persister::run() {
-  PersistentRedoLog::begin(slot);
+  PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
   // (the crash simulator counts its mutations per record: the first from
   // here, each next one from the seal of the one before)
   persist::begin_unit();

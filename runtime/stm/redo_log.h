@@ -116,6 +116,11 @@ struct RedoLog {
     return true;
   }
 
+  // put of a T at A (RedoCore's write_slow).
+  template <class T> void put_value(uintptr_t a, const T &value) {
+    put(a, &value, sizeof(T));
+  }
+
   void put(uintptr_t addr, const void *src, size_t n) {
     auto *s = static_cast<const unsigned char *>(src);
     for_each_granule(addr, n, [&](uintptr_t a, size_t k, size_t at) {
