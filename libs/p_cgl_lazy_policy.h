@@ -174,7 +174,12 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   PTM_OUTLINE static void write_slow(TxThread &tx, T *addr, T value) {
     if (kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value))
       return (void)memcpy(addr, &value, sizeof value);
-    write_bytes(tx, addr, &value, sizeof value);
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (!in_one_granule(a, sizeof(T)))
+      return write_bytes(tx, addr, &value, sizeof value);
+    // (mostly the first write of a word or chunk: one lookup, no loop)
+    global_lock.template write_hook<Self>(tx);
+    PersistentRedoLog::write_value<kCoarse>(pool::tls_slot, a, value, fill);
   }
 
   static void read_bytes(TxThread &, void *priv, const void *tm, size_t n) {
@@ -195,13 +200,15 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
     global_lock.template write_hook<Self>(tx);
     if constexpr (kCoarse)
-      PersistentRedoLog::write_coarse(
-          pool::tls_slot, tm, priv, n, [](uintptr_t chunk, void *buf) {
-            memcpy(buf, reinterpret_cast<const void *>(chunk),
-                   PersistentRedoLog::kChunk);
-          });
+      PersistentRedoLog::write_coarse(pool::tls_slot, tm, priv, n, fill);
     else
       PersistentRedoLog::write(pool::tls_slot, tm, priv, n);
+  }
+  // A chunk's bytes before its first write (under the global lock: a plain
+  // copy).
+  static void fill(uintptr_t chunk, void *buf) {
+    memcpy(buf, reinterpret_cast<const void *>(chunk),
+           PersistentRedoLog::kChunk);
   }
 };
 
