@@ -132,27 +132,30 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
       solo_lost(tx);
   }
 
-  // The common case of read_bytes for a whole G-byte block that this
-  // transaction has not written, the fill of a new chunk entry under
-  // coarse-grained logging (SlotRedoLogT::put): try_read's one orec check
-  // and one copy instead of for_each_block and read_piece. False: nothing
-  // was read or recorded.
+  // A whole G-byte block at A that this transaction has not written, read
+  // into PRIV: solo, one copy checked against the ownership word; else
+  // try_read's one orec check and one copy. False: PRIV's bytes are no
+  // consistent read (a solo attempt's ownership is lost, or read_piece must
+  // do the read).
   struct Block {
     unsigned char bytes[G];
   };
+  PTM_INLINE static bool read_unlogged_block(void *priv, uintptr_t a) {
+    if (solo()) {
+      racy_copy(priv, reinterpret_cast<const void *>(a), G);
+      return SoloOwner::still_held(stm_thread);
+    }
+    return ot.template try_read<false>(*static_cast<Block *>(priv), a);
+  }
+
+  // The common case of read_bytes for a whole G-byte block that this
+  // transaction has not written (read_unlogged_block) instead of
+  // for_each_block and read_piece. False: read_bytes does the read (and a
+  // solo attempt that lost its ownership aborts there).
   static bool read_whole_block(void *priv, uintptr_t a) {
-    Block b;
     if ((a & (G - 1)) != 0 || redo.may_overlap(a, G))
       return false;
-    if (solo()) {
-      racy_copy(&b, reinterpret_cast<const void *>(a), G);
-      if (!SoloOwner::still_held(stm_thread))
-        return false; // (read_bytes aborts)
-    } else if (!ot.template try_read<false>(b, a)) {
-      return false;
-    }
-    memcpy(priv, &b, G);
-    return true;
+    return read_unlogged_block(priv, a);
   }
 
   // RedoCore::fill_chunk: a chunk that is one orec's block (orec
@@ -160,15 +163,10 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   // read_bytes' split into blocks nor read_whole_block's overlap test.
   PTM_INLINE static void fill_chunk(void *priv, uintptr_t a, size_t n) {
     if (n == G && (a & (G - 1)) == 0 && !serial()) {
-      if (solo()) {
-        racy_copy(priv, reinterpret_cast<const void *>(a), G);
-        if (__builtin_expect(SoloOwner::still_held(stm_thread), 1))
-          return;
+      if (__builtin_expect(read_unlogged_block(priv, a), 1))
+        return;
+      if (solo())
         solo_lost(this_thread());
-      }
-      Block b;
-      if (ot.template try_read<false>(b, a))
-        return (void)memcpy(priv, &b, G);
     }
     read_bytes(this_thread(), priv, reinterpret_cast<const void *>(a), n);
   }

@@ -190,18 +190,12 @@ struct PersistentRedoLog {
   write_value(pool::SlotHandle &s, uintptr_t a, const T &value, Fill &&fill) {
     if constexpr (Coarse) {
       uintptr_t c = a & ~(kChunk - 1);
-      if (in_chunk_space(c, kChunk)) {
-        pool::LogEntry &e = chunk_entry(s, c, /*whole=*/false, fill);
-        memcpy(pool::chunk_bytes(e) + (a - c), &value, sizeof(T));
-        return;
-      }
+      if (in_chunk_space(c, kChunk))
+        return store_value(chunk_entry(s, c, /*whole=*/false, fill), true,
+                           unsigned(a - c), value);
     }
     uintptr_t word = a & ~uintptr_t(7);
-    pool::LogEntry &e = entry_for(s, word);
-    unsigned off = unsigned(a - word);
-    memcpy(reinterpret_cast<unsigned char *>(&e.data) + off, &value, sizeof(T));
-    // (entry_for set its generation)
-    e.meta |= ((uint64_t(1) << sizeof(T)) - 1) << off;
+    store_value(entry_for(s, word), false, unsigned(a - word), value);
   }
 
   // memcpy of N bytes, inline for an 8-byte word (most writes into a chunk
@@ -246,16 +240,19 @@ struct PersistentRedoLog {
     int64_t r = tls_log_index.find(key);
     if (r < 0)
       return false;
-    pool::LogEntry &e = entry_at(s, r);
-    unsigned off = unsigned(a - key);
-    if (chunk) {
-      memcpy(pool::chunk_bytes(e) + off, &value, sizeof(T));
-    } else {
-      memcpy(reinterpret_cast<unsigned char *>(&e.data) + off, &value,
-             sizeof(T));
-      e.meta |= ((uint64_t(1) << sizeof(T)) - 1) << off;
-    }
+    store_value(entry_at(s, r), chunk, unsigned(a - key), value);
     return true;
+  }
+
+  // A T at offset OFF of entry E's bytes (a word entry's mask gains them;
+  // its generation is set).
+  template <class T>
+  __attribute__((always_inline)) static void
+  store_value(pool::LogEntry &e, bool chunk, unsigned off, const T &value) {
+    if (chunk)
+      return (void)memcpy(pool::chunk_bytes(e) + off, &value, sizeof(T));
+    memcpy(reinterpret_cast<unsigned char *>(&e.data) + off, &value, sizeof(T));
+    e.meta |= ((uint64_t(1) << sizeof(T)) - 1) << off;
   }
 
   // The logged value of a T at A within one word (COARSE: chunk entries in
