@@ -172,9 +172,10 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   }
   template <class T>
   PTM_OUTLINE static void write_slow(TxThread &tx, T *addr, T value) {
-    if (kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value))
-      return (void)memcpy(addr, &value, sizeof value);
     auto a = reinterpret_cast<uintptr_t>(addr);
+    if ((kLastAllocTracking && in_tx_alloc(tx, addr, sizeof value)) ||
+        PrivateStack::of(tx).holds(a, sizeof value))
+      return (void)memcpy(addr, &value, sizeof value);
     if (!in_one_granule(a, sizeof(T)))
       return write_bytes(tx, addr, &value, sizeof value);
     // (mostly the first write of a word or chunk: one lookup, no loop)
@@ -197,7 +198,10 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     }
   }
 
+  // The attempt's private stack is written in place (stm_access.h).
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
+    if (PrivateStack::of(tx).holds(reinterpret_cast<uintptr_t>(tm), n))
+      return (void)memcpy(tm, priv, n);
     global_lock.template write_hook<Self>(tx);
     if constexpr (kCoarse)
       PersistentRedoLog::write_coarse(pool::tls_slot, tm, priv, n, fill);

@@ -195,9 +195,11 @@ struct SlotRedoLogT {
   template <class T> bool try_get(uintptr_t a, T &value) const {
     return PersistentRedoLog::try_read<Coarse>(pool::tls_slot, a, value);
   }
-  // The inline fast path of put (RedoLog::try_put): the entry exists.
+  // The inline fast path of put (RedoLog::try_put): the entry exists (never
+  // in the private stack, whose writes are made in place).
   template <class T>
-  __attribute__((always_inline)) bool try_put(uintptr_t a, const T &value) {
+  __attribute__((always_inline)) bool try_put(uintptr_t a, const T &value,
+                                              PrivateStack) {
     return PersistentRedoLog::try_write<Coarse>(pool::tls_slot, a, value);
   }
   void put(uintptr_t addr, const void *src, size_t n) {

@@ -36,7 +36,8 @@
 // Reads and writes are an inline fast path (one granule, not serial, the
 // redo log not searched unless its summary says the granule may be there,
 // an existing redo entry updated in place) and an out-of-line path for the
-// rest (hot_cold.h).
+// rest (hot_cold.h). The attempt's private stack (stm_access.h) is written
+// in place and never logged, so its reads find no entry.
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_REDO_CORE_H
 #define PTM_LIBS_REDO_CORE_H
@@ -185,7 +186,7 @@ struct RedoCore : Logging<Self> {
     auto a = reinterpret_cast<uintptr_t>(addr);
     if (__builtin_expect(!serial() && in_one_granule(a, sizeof(T)) &&
                              Self::try_before_write(tx, a, sizeof(T)) &&
-                             redo.try_put(a, value),
+                             redo.try_put(a, value, PrivateStack::of(tx)),
                          1))
       return;
     write_slow(tx, addr, value);
@@ -195,17 +196,21 @@ struct RedoCore : Logging<Self> {
     if constexpr (Self::kLastAllocTracking && Self::kLastAllocLate)
       if (in_tx_alloc(tx, addr, sizeof value))
         return (void)memcpy(addr, &value, sizeof value);
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    if (PrivateStack::of(tx).holds(a, sizeof value))
+      return (void)memcpy(addr, &value, sizeof value);
     if (serial())
       return Log::serial_write(tx, addr, value);
-    auto a = reinterpret_cast<uintptr_t>(addr);
     Self::before_write(tx, a, sizeof value);
     redo.put_value(a, value);
   }
 
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
+    auto a = reinterpret_cast<uintptr_t>(tm);
+    if (PrivateStack::of(tx).holds(a, n))
+      return (void)memcpy(tm, priv, n);
     if (serial())
       return Log::serial_write_bytes(tx, tm, priv, n);
-    auto a = reinterpret_cast<uintptr_t>(tm);
     Self::before_write(tx, a, n);
     redo.put(a, priv, n);
   }

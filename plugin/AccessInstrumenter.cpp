@@ -16,6 +16,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/LowerAtomic.h"
 
@@ -37,6 +38,7 @@ STATISTIC(NumCloneCalls, "Calls redirected to clones");
 STATISTIC(NumExternalCalls, "Calls of other units' clones");
 STATISTIC(NumIndirectCalls, "Indirect calls translated at run time");
 STATISTIC(NumUnsupported, "Unsupported constructs reported");
+STATISTIC(NumVaLists, "va_start, va_copy and va_arg on shared va_lists");
 
 static cl::opt<bool> ClWarnExternal(
     "ptm-warn-external-calls", cl::init(false), cl::Hidden,
@@ -164,6 +166,78 @@ void AccessInstrumenter::instrumentMemSet(CallBase *CB) {
   ++NumMemIntrinsics;
 }
 
+// The size of a va_list on the module's target: what va_start and va_copy
+// write and va_arg updates (the target's ABI; LLVM lowers va_copy to a copy
+// of that many bytes).
+static uint64_t vaListSize(const Module &M) {
+  Triple T(M.getTargetTriple());
+  if (T.getArch() == Triple::x86_64 && !T.isOSWindows())
+    return 24; // gp_offset, fp_offset, overflow_arg_area, reg_save_area
+  if (T.isAArch64() && !T.isOSDarwin() && !T.isOSWindows())
+    return 32; // __stack, __gr_top, __vr_top, __gr_offs, __vr_offs
+  if (T.getArch() == Triple::systemz)
+    return 32;
+  return M.getDataLayout().getPointerSize(0); // a pointer into the arguments
+}
+
+AllocaInst *AccessInstrumenter::vaTemporary(Function &F, unsigned Index) {
+  AllocaInst *&T = VaTemporaries[{&F, Index}];
+  if (!T) {
+    TxIRBuilder IRB(&*F.getEntryBlock().getFirstInsertionPt());
+    T = IRB.CreateAlloca(ArrayType::get(IRB.getInt8Ty(), vaListSize(M)),
+                         nullptr, "ptm.va_list");
+    T->setAlignment(Align(16));
+    markTemporary(T);
+  }
+  return T;
+}
+
+// The va_* intrinsics and va_arg store into a va_list with code no barrier
+// sees (the back end's). A list that is not private (StackPrivacy) is
+// handled through a private copy: va_start fills the copy, which then goes
+// into the list through the write barrier; va_copy reads its source through
+// the read barrier; va_arg works on a copy read and written back through
+// the barriers. Its log and its memory then never disagree about a list.
+void AccessInstrumenter::instrumentVaList(Instruction *I) {
+  auto *II = dyn_cast<IntrinsicInst>(I);
+  Value *List =
+      II ? II->getArgOperand(0) : cast<VAArgInst>(I)->getPointerOperand();
+  bool ListPrivate = Privacy.isPrivate(List);
+  bool SrcPrivate = true;
+  Value *Src = nullptr;
+  if (II && II->getIntrinsicID() == Intrinsic::vacopy) {
+    Src = II->getArgOperand(1);
+    SrcPrivate = Privacy.isPrivate(Src);
+  }
+  if (ListPrivate && SrcPrivate) {
+    ++NumPrivate;
+    return;
+  }
+  Function &F = *I->getFunction();
+  TxIRBuilder IRB(I);
+  Value *Size = ConstantInt::get(RT.intPtrTy(), vaListSize(M));
+  Value *Copy = ListPrivate ? List : vaTemporary(F, 0);
+  if (!II) { // va_arg: the list's current state first
+    if (!ListPrivate)
+      IRB.CreateCall(RT.ReadN, {Copy, List, Size});
+    I->setOperand(0, Copy);
+  } else if (Src) { // va_copy
+    if (!SrcPrivate) {
+      Value *SrcCopy = vaTemporary(F, 1);
+      IRB.CreateCall(RT.ReadN, {SrcCopy, Src, Size});
+      II->setArgOperand(1, SrcCopy);
+    }
+    II->setArgOperand(0, Copy);
+  } else { // va_start
+    II->setArgOperand(0, Copy);
+  }
+  if (!ListPrivate) {
+    IRB.SetInsertPoint(I->getNextNode());
+    IRB.CreateCall(RT.WriteN, {List, Copy, Size});
+  }
+  ++NumVaLists;
+}
+
 void AccessInstrumenter::reportUnsupported(Instruction *I, int Kind,
                                            const Twine &What,
                                            const Twine &Warning) {
@@ -276,6 +350,11 @@ void AccessInstrumenter::instrumentCall(CallBase *CB) {
     return;
   }
 
+  if (auto *II = dyn_cast<IntrinsicInst>(CB))
+    if (II->getIntrinsicID() == Intrinsic::vastart ||
+        II->getIntrinsicID() == Intrinsic::vacopy)
+      return instrumentVaList(II);
+
   switch (CC.classify(*Callee)) {
   case CalleeKind::Runtime:
   case CalleeKind::Pure:
@@ -353,6 +432,7 @@ void AccessInstrumenter::instrument(Function &F, ArrayRef<Instruction *> Instrs,
   SmallVector<StoreInst *, 16> Stores;
   SmallVector<CallBase *, 16> Calls;
   SmallVector<Instruction *, 4> Atomics;
+  SmallVector<VAArgInst *, 4> VaArgs;
   for (Instruction *I : Instrs) {
     if (auto *LI = dyn_cast<LoadInst>(I)) {
       if (Privacy.isPrivate(LI->getPointerOperand()))
@@ -373,7 +453,15 @@ void AccessInstrumenter::instrument(Function &F, ArrayRef<Instruction *> Instrs,
       if (!Privacy.isPrivate(Ptr))
         Atomics.push_back(I);
     } else if (auto *CB = dyn_cast<CallBase>(I)) {
+      if (const auto *II = dyn_cast<IntrinsicInst>(CB))
+        if (II->getIntrinsicID() == Intrinsic::vastart ||
+            II->getIntrinsicID() == Intrinsic::vacopy)
+          for (Value *Op : II->args())
+            Privacy.isPrivate(Op); // (decided now, see above)
       Calls.push_back(CB);
+    } else if (auto *VA = dyn_cast<VAArgInst>(I)) {
+      Privacy.isPrivate(VA->getPointerOperand());
+      VaArgs.push_back(VA);
     }
   }
 
@@ -416,6 +504,8 @@ void AccessInstrumenter::instrument(Function &F, ArrayRef<Instruction *> Instrs,
     instrumentStore(SI);
   for (CallBase *CB : Calls)
     instrumentCall(CB);
+  for (VAArgInst *VA : VaArgs)
+    instrumentVaList(VA);
 }
 
 } // namespace ptm

@@ -3,8 +3,9 @@
 // Rewrites instructions that run inside a transaction into calls of the
 // runtime: loads and stores (by size, any type), atomics, memory intrinsics
 // and libc memory functions, allocation, calls (to clones, through the clone
-// table, or reported as unsupported). Accesses to private stack slots (allocas
-// whose address never escapes) and loads of constant globals stay as they are.
+// table, or reported as unsupported), va_start, va_copy and va_arg on a
+// va_list that is not private. Accesses to private stack slots (allocas whose
+// address never escapes) and loads of constant globals stay as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,10 +53,12 @@ private:
   void instrumentMemTransfer(llvm::CallBase *CB, bool IsMove);
   void instrumentMemSet(llvm::CallBase *CB);
   void instrumentCall(llvm::CallBase *CB);
+  void instrumentVaList(llvm::Instruction *I);
   void redirectToExternalClone(llvm::CallBase *CB, llvm::Function *Callee);
   void reportUnsupported(llvm::Instruction *I, int Kind,
                          const llvm::Twine &What, const llvm::Twine &Warning);
   llvm::AllocaInst *temporary(llvm::Function &F, llvm::Type *Ty);
+  llvm::AllocaInst *vaTemporary(llvm::Function &F, unsigned Index);
 
   llvm::Module &M;
   const llvm::DataLayout &DL;
@@ -66,6 +69,8 @@ private:
   StackPrivacy &Privacy;
   llvm::DenseMap<std::pair<llvm::Function *, llvm::Type *>, llvm::AllocaInst *>
       Temporaries;
+  llvm::DenseMap<std::pair<llvm::Function *, unsigned>, llvm::AllocaInst *>
+      VaTemporaries;
 };
 
 } // namespace ptm

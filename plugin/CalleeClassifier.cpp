@@ -87,7 +87,9 @@ bool isEmptyAllocatorMember(StringRef Name) {
 }
 
 // Functions that touch no shared memory (they may write errno, which is
-// thread-local): math, character classes, absolute values.
+// thread-local): math, character classes, absolute values; and the readers
+// of the environment, which no transaction writes (setenv, putenv and
+// unsetenv are refused in one), so that reading it needs no barrier.
 const char *const PureFunctions[] = {"sqrt",
                                      "sqrtf",
                                      "sqrtl",
@@ -216,7 +218,9 @@ const char *const PureFunctions[] = {"sqrt",
                                      "__errno_location",
                                      "__ctype_b_loc",
                                      "__ctype_toupper_loc",
-                                     "__ctype_tolower_loc"};
+                                     "__ctype_tolower_loc",
+                                     "getenv",
+                                     "secure_getenv"};
 
 // Side effects outside memory: cannot be rolled back.
 const char *const IrrevocableFunctions[] = {"printf",

@@ -4,7 +4,8 @@
 // PtmLowerPass, before the optimizer. For a module:
 //  1. find the transaction regions of every function (TxRegions);
 //  2. decide and make the clones (CloneBuilder), copying uninstrumented bodies;
-//  3. instrument every clone entirely, and the regions of the originals
+//  3. instrument every clone entirely (its by-value arguments copied into
+//     its own frame first: ByvalArguments), and the regions of the originals
 //     (AccessInstrumenter);
 //  4. turn region markers into checkpoint/begin/commit with the retry edge,
 //     restoring the locals a re-execution needs (LocalRestoring,
@@ -15,6 +16,7 @@
 
 #include "PtmInstrument.h"
 #include "AccessInstrumenter.h"
+#include "ByvalArguments.h"
 #include "CalleeClassifier.h"
 #include "CloneBuilder.h"
 #include "Diagnostics.h"
@@ -118,6 +120,7 @@ PreservedAnalyses PtmLowerPass::run(Module &M, ModuleAnalysisManager &) {
     SmallVector<Instruction *, 64> All;
     for (Instruction &I : instructions(*Clone))
       All.push_back(&I);
+    copyByvalArguments(*Clone); // (plain: after the collection)
     AI.instrument(*Clone, All, /*Quiet=*/!Clones.isNeeded(*Entry.first));
   }
   for (auto &[F, R] : Regions) {

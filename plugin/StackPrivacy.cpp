@@ -8,6 +8,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -30,6 +31,32 @@ bool isTemporary(const AllocaInst *AI) {
   return AI->getMetadata(TemporaryKind) != nullptr;
 }
 
+namespace {
+// Capture tracking in which the va_* intrinsics capture nothing: va_start
+// and va_copy store into the list they are given (and va_copy reads its
+// source), va_end does nothing on the targets we know; none of them lets
+// the list's address out. A va_list that only they and the code of va_arg
+// touch is private: va_start's stores and va_arg's loads and stores then
+// all stay plain, and agree.
+struct PrivacyTracker : CaptureTracker {
+  bool Captured = false;
+  void tooManyUses() override { Captured = true; }
+  bool captured(const Use *U) override {
+    if (const auto *II = dyn_cast<IntrinsicInst>(U->getUser()))
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::vastart:
+      case Intrinsic::vacopy:
+      case Intrinsic::vaend:
+        return false;
+      default:
+        break;
+      }
+    Captured = true;
+    return true;
+  }
+};
+} // namespace
+
 bool StackPrivacy::isPrivateAlloca(const AllocaInst *AI) {
   auto It = Cache.find(AI);
   if (It != Cache.end())
@@ -38,9 +65,12 @@ bool StackPrivacy::isPrivateAlloca(const AllocaInst *AI) {
   // that an abort cannot copy back (LocalRestoring copies fixed-size slots
   // only): its accesses go through barriers, so the library's log restores
   // it.
-  bool Private =
-      AI->isStaticAlloca() && !PointerMayBeCaptured(AI, /*ReturnCaptures=*/true,
-                                                    /*StoreCaptures=*/true);
+  bool Private = false;
+  if (AI->isStaticAlloca()) {
+    PrivacyTracker Tracker;
+    PointerMayBeCaptured(AI, &Tracker);
+    Private = !Tracker.Captured;
+  }
   Cache[AI] = Private;
   return Private;
 }

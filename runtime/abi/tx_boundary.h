@@ -52,6 +52,13 @@ template <class P> struct TxBoundary {
       attach_thread(tx);
     tx.where = where;
     tx.stack_mark = stack_mark;
+    // The attempt's private stack: the thread's stack below the mark. A
+    // transaction begun on another stack (a coroutine's, a signal handler's
+    // alternate stack) has none: its frames are treated as shared memory.
+    tx.stack_lo =
+        stack_mark > tx.thread_stack_lo && stack_mark <= tx.thread_stack_hi
+            ? tx.thread_stack_lo
+            : stack_mark;
     tx.has_checkpoint = !irrevocable;
     tx.irrevocable = irrevocable;
     tx.irrevocable_why = irrevocable ? where : nullptr;

@@ -724,7 +724,14 @@ template <class A> struct TxLibc {
                        size_t limit = SIZE_MAX) {
     Scratch out(256);
     va_list copy;
+#if defined(__x86_64__)
+    // The caller's list as the transaction sees it: code compiled with the
+    // plugin writes a shared list through the barriers (a redo entry may
+    // hold its current state). A va_list is copied by copying its bytes.
+    A::read_bytes(copy, ap, sizeof(va_list));
+#else
     va_copy(copy, ap);
+#endif
     size_t len = format(out, fmt, copy);
     va_end(copy);
     if (len >= limit)

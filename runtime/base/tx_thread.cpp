@@ -13,20 +13,21 @@ ptm_stats_t unattached_stats;
 
 __thread TxThread tls_tx;
 
-// The lowest address of the calling thread's stack (its whole reserved
-// range). Frames below a transaction's stack_mark are dead when the attempt
-// ends, wherever the stack pointer is then.
-static const void *thread_stack_lo() {
+// The calling thread's stack (its whole reserved range): [*lo, *hi).
+// Frames below a transaction's stack_mark are dead when the attempt ends,
+// wherever the stack pointer is then.
+static void thread_stack(const void **lo, const void **hi) {
   pthread_attr_t attr;
-  void *lo = nullptr;
+  void *base = nullptr;
   size_t size = 0;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-    pthread_attr_getstack(&attr, &lo, &size);
+    pthread_attr_getstack(&attr, &base, &size);
     pthread_attr_destroy(&attr);
   }
-  if (!lo)
+  if (!base)
     fatal("cannot find the bounds of this thread's stack");
-  return lo;
+  *lo = base;
+  *hi = static_cast<const char *>(base) + size;
 }
 
 static pthread_key_t exit_key;
@@ -51,7 +52,7 @@ void attach_thread(TxThread &tx) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, create_exit_key);
   tx.stats = register_thread_stats();
-  tx.stack_lo = thread_stack_lo();
+  thread_stack(&tx.thread_stack_lo, &tx.thread_stack_hi);
   pthread_setspecific(exit_key, &tx);
   tx.attached = true;
 }

@@ -42,9 +42,13 @@ struct TxThread {
   bool attached = false;         // registered in the thread registry
   const char *where = nullptr;   // site of the outermost begin
   const char *irrevocable_why = nullptr; // what made it irrevocable
-  const void *stack_lo = nullptr;   // lowest address of this thread's stack
-                                    // (set by attach_thread): the dead stack
-                                    // of an attempt is [stack_lo, stack_mark)
+  // The attempt's private stack is [stack_lo, stack_mark): the frames it
+  // creates, dead when it ends. Set at begin: empty unless the mark lies on
+  // the thread's own stack, [thread_stack_lo, thread_stack_hi) (its whole
+  // reserved range, found by attach_thread).
+  const void *stack_lo = nullptr;
+  const void *thread_stack_lo = nullptr;
+  const void *thread_stack_hi = nullptr;
   const void *stack_mark = nullptr; // stack below the checkpoint frame is dead
                                     // after an abort (see UndoLog)
   jmp_buf checkpoint{};             // outermost context, for longjmp on abort

@@ -98,14 +98,18 @@ struct RedoLog {
 
   // The inline fast path of put for a T at A within one granule: the
   // granule's entry is updated, or made when the entries and the index have
-  // room. False: nothing was done (put grows them).
+  // room and A is not in the attempt's private STACK (whose writes the
+  // caller makes in place: stm_access.h). False: nothing was done.
   template <class T>
-  __attribute__((always_inline)) bool try_put(uintptr_t a, const T &value) {
+  __attribute__((always_inline)) bool try_put(uintptr_t a, const T &value,
+                                              PrivateStack stack) {
     uintptr_t g = granule_of(a);
     RedoEntry *e = find(g);
     if (!e) {
-      if (__builtin_expect(
-              !entries.has_room() || (entries.size + 1) * 2 > index_size, 0))
+      if (__builtin_expect(!entries.has_room() ||
+                               (entries.size + 1) * 2 > index_size ||
+                               stack.contains(g),
+                           0))
         return false;
       e = append(g);
     }

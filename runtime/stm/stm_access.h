@@ -17,7 +17,11 @@
 // callees run below it). They are private to the attempt, dead after it, and
 // may be reused by later frames of the same attempt: value-based validation
 // skips them and write-back does not write them (they may now hold the
-// frames doing the commit).
+// frames doing the commit). The redo algorithms write them in place and log
+// nothing there (RedoCore::write_slow): an entry left by a frame that
+// returned would be served to a later frame at the same address, whose own
+// bytes were stored by code that no barrier sees (a prologue's spill of the
+// register arguments, va_start, the stack arguments of a call).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_STM_ACCESS_H
@@ -89,6 +93,10 @@ struct PrivateStack {
                         reinterpret_cast<uintptr_t>(tx.stack_mark)};
   }
   bool contains(uintptr_t a) const { return a >= lo && a < hi; }
+  // The N bytes at A lie in these frames.
+  bool holds(uintptr_t a, size_t n) const {
+    return a >= lo && a < hi && n <= hi - a;
+  }
 };
 
 } // namespace ptm
