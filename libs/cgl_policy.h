@@ -19,6 +19,7 @@
 #include "runtime/base/policy_base.h"
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/stm/stm_access.h"
 
 #include <cstring>
 
@@ -54,8 +55,14 @@ struct CglPolicy : ReadsInPlace<PolicyBase> {
     memcpy(addr, &value, sizeof value);
   }
 
+  // A span (memcpy, memset, a large value) saves no old bytes where a
+  // rollback would not restore them: the attempt's private stack (dead
+  // after it) and the blocks it allocated (freed by it). SQLite's page
+  // copies land mostly in such blocks.
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
-    tx.undo.append_span(tm, n);
+    auto a = reinterpret_cast<uintptr_t>(tm);
+    if (!PrivateStack::of(tx).holds(a, n) && !in_tx_alloc(tx, tm, n))
+      tx.undo.append_span(tm, n);
     memmove(tm, priv, n);
   }
 };

@@ -9,8 +9,9 @@
 // library makes the block durable once at commit (flush_allocs, or the log
 // ring's record). TxThread::last_alloc keeps the newest block for the
 // barriers' inline test; CapturedBlocks lists them all, sorted by address
-// and disjoint, for the test the barriers make off their fast paths (and
-// inline only while the attempt has more than one), a binary search.
+// (sorted when searched) and disjoint, for the test the barriers make off
+// their fast paths (and inline only while the attempt has more than one), a
+// binary search.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_CAPTURED_BLOCKS_H
@@ -19,6 +20,7 @@
 #include "runtime/base/grow_buffer.h"
 #include "runtime/base/undo_log.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -26,16 +28,22 @@
 namespace ptm {
 
 struct CapturedBlocks {
-  GrowBuffer<MemRange> blocks; // sorted by address, disjoint
-  uintptr_t lo = 0, hi = 0;    // the bounds of them all (hi == 0: none)
+  // Sorted by address once a search needs it (an attempt that allocates
+  // thousands of blocks, in the heap's order, appends each in O(1) and
+  // sorts once: not an insertion sort per block), disjoint.
+  mutable GrowBuffer<MemRange> blocks;
+  mutable size_t sorted = 0; // blocks[0, sorted) are in order
+  uintptr_t lo = 0, hi = 0;  // the bounds of them all (hi == 0: none)
 
   size_t size() const { return blocks.size; }
   void clear() {
     blocks.clear();
+    sorted = 0;
     lo = hi = 0;
   }
   void release() {
     blocks.release();
+    sorted = 0;
     lo = hi = 0;
   }
 
@@ -44,13 +52,10 @@ struct CapturedBlocks {
   __attribute__((noinline)) void add(uintptr_t p, size_t n) {
     if (n == 0)
       return;
-    size_t at = blocks.size;
-    while (at > 0 && blocks[at - 1].lo > p) // (mostly ascending: short)
-      --at;
+    if (sorted == blocks.size && (sorted == 0 || blocks[sorted - 1].lo < p))
+      ++sorted; // (ascending: still in order)
     blocks.extend(1);
-    memmove(&blocks[at + 1], &blocks[at],
-            (blocks.size - 1 - at) * sizeof(MemRange));
-    blocks[at] = MemRange{p, p + n};
+    blocks[blocks.size - 1] = MemRange{p, p + n};
     if (hi == 0 || p < lo)
       lo = p;
     if (p + n > hi)
@@ -76,8 +81,15 @@ struct CapturedBlocks {
   }
 
 private:
+  __attribute__((noinline)) void sort() const {
+    std::sort(&blocks[0], &blocks[0] + blocks.size,
+              [](const MemRange &x, const MemRange &y) { return x.lo < y.lo; });
+    sorted = blocks.size;
+  }
   // The number of blocks that begin at or below A.
   size_t upper_bound(uintptr_t a) const {
+    if (sorted != blocks.size)
+      sort();
     size_t l = 0, r = blocks.size;
     while (l < r) {
       size_t m = (l + r) / 2;
