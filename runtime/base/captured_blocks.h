@@ -9,9 +9,9 @@
 // library makes the block durable once at commit (flush_allocs, or the log
 // ring's record). TxThread::last_alloc keeps the newest block for the
 // barriers' inline test; CapturedBlocks lists them all, sorted by address
-// (sorted when searched) and disjoint, for the test the barriers make off
-// their fast paths (and inline only while the attempt has more than one), a
-// binary search.
+// (sorted, but for a short tail of the newest) and disjoint, for the test
+// the barriers make off their fast paths (and inline only while the attempt
+// has more than one), a binary search.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_CAPTURED_BLOCKS_H
@@ -28,12 +28,15 @@
 namespace ptm {
 
 struct CapturedBlocks {
-  // Sorted by address once a search needs it (an attempt that allocates
-  // thousands of blocks, in the heap's order, appends each in O(1) and
-  // sorts once: not an insertion sort per block), disjoint.
-  mutable GrowBuffer<MemRange> blocks;
-  mutable size_t sorted = 0; // blocks[0, sorted) are in order
-  uintptr_t lo = 0, hi = 0;  // the bounds of them all (hi == 0: none)
+  // blocks[0, sorted) are sorted by address; the rest, at most kTail, are
+  // the newest in the order they came (a search scans them). A full tail is
+  // sorted and merged into the sorted part: an attempt that allocates
+  // thousands of blocks in the heap's order pays O(n / kTail) per block,
+  // not an insertion sort's O(n). Disjoint.
+  static constexpr size_t kTail = 32;
+  GrowBuffer<MemRange> blocks;
+  size_t sorted = 0;
+  uintptr_t lo = 0, hi = 0; // the bounds of them all (hi == 0: none)
 
   size_t size() const { return blocks.size; }
   void clear() {
@@ -52,10 +55,14 @@ struct CapturedBlocks {
   __attribute__((noinline)) void add(uintptr_t p, size_t n) {
     if (n == 0)
       return;
-    if (sorted == blocks.size && (sorted == 0 || blocks[sorted - 1].lo < p))
-      ++sorted; // (ascending: still in order)
+    bool ascending =
+        sorted == blocks.size && (sorted == 0 || blocks[sorted - 1].lo < p);
     blocks.extend(1);
     blocks[blocks.size - 1] = MemRange{p, p + n};
+    if (ascending)
+      sorted = blocks.size;
+    else if (blocks.size - sorted > kTail)
+      merge_tail();
     if (hi == 0 || p < lo)
       lo = p;
     if (p + n > hi)
@@ -71,26 +78,36 @@ struct CapturedBlocks {
   bool first_overlap(uintptr_t a, uintptr_t b, MemRange &out) const {
     if (b <= lo || a >= hi)
       return false;
+    bool found = false;
     size_t i = upper_bound(a);
     if (i > 0 && blocks[i - 1].hi > a)
       --i; // (the block that holds A)
-    if (i == blocks.size || blocks[i].lo >= b)
-      return false;
-    out = blocks[i];
-    return true;
+    if (i < sorted && blocks[i].lo < b) {
+      out = blocks[i];
+      found = true;
+    }
+    for (size_t j = sorted; j < blocks.size; ++j)
+      if (blocks[j].lo < b && blocks[j].hi > a &&
+          (!found || blocks[j].lo < out.lo)) {
+        out = blocks[j];
+        found = true;
+      }
+    return found;
   }
 
 private:
-  __attribute__((noinline)) void sort() const {
-    std::sort(&blocks[0], &blocks[0] + blocks.size,
-              [](const MemRange &x, const MemRange &y) { return x.lo < y.lo; });
+  __attribute__((noinline)) void merge_tail() {
+    MemRange *b = &blocks[0];
+    auto by_lo = [](const MemRange &x, const MemRange &y) {
+      return x.lo < y.lo;
+    };
+    std::sort(b + sorted, b + blocks.size, by_lo);
+    std::inplace_merge(b, b + sorted, b + blocks.size, by_lo);
     sorted = blocks.size;
   }
-  // The number of blocks that begin at or below A.
+  // The number of sorted blocks that begin at or below A.
   size_t upper_bound(uintptr_t a) const {
-    if (sorted != blocks.size)
-      sort();
-    size_t l = 0, r = blocks.size;
+    size_t l = 0, r = sorted;
     while (l < r) {
       size_t m = (l + r) / 2;
       if (blocks[m].lo <= a)
@@ -102,7 +119,12 @@ private:
   }
   __attribute__((noinline)) bool search(uintptr_t a, size_t n) const {
     size_t i = upper_bound(a);
-    return i > 0 && a + n <= blocks[i - 1].hi;
+    if (i > 0 && a + n <= blocks[i - 1].hi)
+      return true;
+    for (size_t j = sorted; j < blocks.size; ++j)
+      if (a >= blocks[j].lo && a + n <= blocks[j].hi)
+        return true;
+    return false;
   }
 };
 
