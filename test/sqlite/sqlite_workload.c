@@ -114,9 +114,9 @@ static uint64_t lcg(void) {
   return lcg_state >> 17;
 }
 
-static const char *const words[] = {"alpha", "bravo",  "charlie", "delta",
-                                    "echo",  "foxtrot", "golf",   "hotel",
-                                    "india", "juliet", "kilo",    "lima"};
+static const char *const words[] = {"alpha", "bravo",   "charlie", "delta",
+                                    "echo",  "foxtrot", "golf",    "hotel",
+                                    "india", "juliet",  "kilo",    "lima"};
 
 /* Inserts rows [from, to) of the main table in one transaction, with
  * values drawn before it (the generator is not transactional state). */
