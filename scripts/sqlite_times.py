@@ -3,7 +3,7 @@
 
     scripts/sqlite_times.py [--build DIR] [--reps 5] [-- workload options]
 
-Runs build/test/sqlite/sqlite_native and every sqlite_workload.<lib>.<form>
+Runs build/bin/sqlite_native and every sqlite_workload.<lib>.<form>
 built there (configure with -DPTM_SQLITE_SRC=DIR; -DPTM_SQLITE_LTO=ON adds
 the LTO forms) in turn, REPS times each (interleaved: native, then every
 library, REPS rounds, so that the machine's drift touches all alike), with
@@ -41,13 +41,13 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("args", nargs="*", help="workload options (after --)")
     opts = ap.parse_args()
-    here = opts.build / "test" / "sqlite"
+    here = opts.build / "bin"
     native = here / "sqlite_native"
     if not native.exists():
         sys.exit(f"{native} not found: configure with -DPTM_SQLITE_SRC=DIR "
                  "(scripts/fetch-sqlite.sh) and build")
-    progs = sorted(p for p in here.glob("sqlite_workload.*") if p.is_file()
-                   and os.access(p, os.X_OK))
+    progs = sorted(p for p in here.glob("sqlite_workload.*")
+                   if p.is_file() and os.access(p, os.X_OK))
     times = {p: [] for p in [native, *progs]}
     same = {p: True for p in progs}
     for _ in range(opts.reps):
