@@ -39,5 +39,9 @@ if [ -z "$src" ] || [ ! -f "$src/sqlite3.c" ]; then
   exit 1
 fi
 mkdir -p "$dir"
-cp "$src/sqlite3.c" "$src/sqlite3.h" "$dir/"
+# (each file under a temporary name first: an interrupted copy leaves no
+# short file that a later run would take as complete)
+for f in sqlite3.c sqlite3.h; do
+  cp "$src/$f" "$dir/.$f.tmp" && mv "$dir/.$f.tmp" "$dir/$f"
+done
 echo "$dir"

@@ -16,7 +16,8 @@ t1=$(now)
 rc_prog=$?
 t2=$(now)
 cat "$dir/prog.err"
-echo "native: exit $rc_ref, $(echo "$t1 - $t0" | bc) s; $(basename "$prog"): exit $rc_prog, $(echo "$t2 - $t1" | bc) s"
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+echo "native: exit $rc_ref, $(secs "$t0" "$t1") s; $(basename "$prog"): exit $rc_prog, $(secs "$t1" "$t2") s"
 if [ "$rc_ref" -ne 0 ] || [ "$rc_prog" -ne 0 ]; then
   echo "FAILED: a run did not exit 0"
   cat "$dir/ref.err"
