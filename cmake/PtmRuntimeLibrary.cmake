@@ -111,6 +111,11 @@ function(ptm_add_runtime_library name)
   target_include_directories(ptm_${name}_bc INTERFACE
     $<BUILD_INTERFACE:${PTM_INCLUDE_DIR}>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # An LTO link of the bitcode loads the plugin into the linker, for its
+  # barrier budget (plugin/BarrierBudget.h).
+  target_link_options(ptm_${name}_bc INTERFACE
+    -Wl,--load-pass-plugin=$<TARGET_FILE:ptm_plugin>)
+  add_dependencies(ptm_${name}_bc ptm_plugin)
   set_target_properties(ptm_${name}_bc PROPERTIES OUTPUT_NAME ptm_${name}
                                                   EXPORT_NAME ${name})
 endfunction()

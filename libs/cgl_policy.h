@@ -6,7 +6,8 @@
 // a plain load. Commit releases the lock (deferred frees are applied by the
 // glue afterwards); rollback (ptm_restart) writes the old values back first.
 // Running uninstrumented code is always possible: the lock already
-// serializes, so the transaction only loses the ability to restart.
+// serializes, so the transaction only loses the ability to restart. A write
+// logs a location only once per attempt (undo_filter.h).
 //
 // reads/writes in ptm_stats are 0 unless built with -DPTM_COUNT_ACCESSES=1.
 //
@@ -19,6 +20,7 @@
 #include "runtime/base/policy_base.h"
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/base/undo_filter.h"
 #include "runtime/stm/stm_access.h"
 
 #include <cstring>
@@ -27,10 +29,12 @@ namespace ptm {
 
 struct CglPolicy : ReadsInPlace<PolicyBase> {
   static inline SpinLock global_lock;
+  static inline thread_local UndoFilter logged;
 
   static void begin(TxThread &tx) {
     global_lock.lock();
     tx.undo.clear();
+    logged.start();
   }
   static void begin_irrevocable(TxThread &tx) { begin(tx); }
   static bool become_irrevocable(TxThread &) { return true; }
@@ -51,17 +55,16 @@ struct CglPolicy : ReadsInPlace<PolicyBase> {
   template <class T>
   __attribute__((always_inline)) static void write(TxThread &tx, T *addr,
                                                    T value) {
-    tx.undo.append_value(addr);
+    if (!logged.logged_or_record(reinterpret_cast<uintptr_t>(addr),
+                                 sizeof value))
+      tx.undo.append_value(addr);
     memcpy(addr, &value, sizeof value);
   }
 
-  // A span (memcpy, memset, a large value) saves no old bytes where a
-  // rollback would not restore them: the attempt's private stack (dead
-  // after it) and the blocks it allocated (freed by it). SQLite's page
-  // copies land mostly in such blocks.
+  // A span (memcpy, memset, a large value) saves no old bytes in the
+  // attempt's private stack (dead after it).
   static void write_bytes(TxThread &tx, void *tm, const void *priv, size_t n) {
-    auto a = reinterpret_cast<uintptr_t>(tm);
-    if (!PrivateStack::of(tx).holds(a, n) && !in_tx_alloc(tx, tm, n))
+    if (!PrivateStack::of(tx).holds(reinterpret_cast<uintptr_t>(tm), n))
       tx.undo.append_span(tm, n);
     memmove(tm, priv, n);
   }

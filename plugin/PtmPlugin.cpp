@@ -12,10 +12,13 @@
 //    optimizer would merge or hoist anyway become one barrier instead of
 //    one per execution (a node's key count read in every iteration of a
 //    search loop: once per attempt). The region markers are calls that may
-//    read and write any memory, so nothing moves across them.
+//    read and write any memory, so nothing moves across them;
+//  - BarrierBudgetPass (`ptm-barrier-budget`) at the start of an LTO link
+//    (FullLinkTimeOptimizationEarlyEP), where the linker loads the plugin.
 //
 //===----------------------------------------------------------------------===//
 
+#include "BarrierBudget.h"
 #include "PtmInstrument.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -56,6 +59,10 @@ static void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "ptm-barrier-budget") {
+          MPM.addPass(ptm::BarrierBudgetPass());
+          return true;
+        }
         if (Name != "ptm-instrument" && Name != "ptm-lower")
           return false;
         MPM.addPass(ptm::PtmLowerPass());
@@ -66,6 +73,11 @@ static void registerCallbacks(PassBuilder &PB) {
         if (Level != OptimizationLevel::O0 && ClEarlyCleanup)
           addEarlyCleanup(MPM);
         MPM.addPass(ptm::PtmLowerPass());
+      });
+  // The LTO link (the plugin loaded into the linker by ptm-config --ldflags).
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(ptm::BarrierBudgetPass());
       });
 }
 

@@ -15,7 +15,12 @@ works, it first requires calls in a program that has them: the shared-library
 form of the stress test (BUILD/bin/stm_test.cgl.shared, calls through the
 PLT).
 
+With --out-of-line EXE..., it checks the opposite of the named programs,
+linked under a small barrier budget (plugin/BarrierBudget.h): each must call
+barriers out of line, and the counts are printed.
+
     scripts/check_inlined_barriers.py [--build BUILD] [--objdump TOOL]
+    scripts/check_inlined_barriers.py --out-of-line EXE... [--objdump TOOL]
 """
 import argparse
 import collections
@@ -67,18 +72,33 @@ def programs(build, libs):
     return found
 
 
+def check_out_of_line(objdump, exes):
+    """Every program of EXES calls barriers out of line: 0, else 1."""
+    failed = False
+    for exe in exes:
+        calls = sum(barrier_calls(objdump, exe).values())
+        print(f"{exe}: {calls} out-of-line barrier calls"
+              f"{'' if calls else ' (FAIL: expected some)'}")
+        failed |= calls == 0
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=str(ROOT / "build"),
                     help="build directory (default: build/)")
     ap.add_argument("--objdump", default=None,
                     help="disassembler (default: llvm-objdump-19, objdump)")
+    ap.add_argument("--out-of-line", nargs="+", metavar="EXE", default=None,
+                    help="programs that must call barriers out of line")
     args = ap.parse_args()
     build = pathlib.Path(args.build).resolve()
     objdump = args.objdump or shutil.which("llvm-objdump-19") or \
         shutil.which("objdump")
     if not objdump:
         sys.exit("check_inlined_barriers: no objdump (llvm-objdump-19, objdump)")
+    if args.out_of_line:
+        return check_out_of_line(objdump, args.out_of_line)
 
     probe = build / "bin" / "stm_test.cgl.shared"
     if not probe.is_file():

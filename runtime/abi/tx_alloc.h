@@ -4,7 +4,11 @@
 // volatile libraries); an allocation is recorded in the attempt's log, so an
 // abort frees it; a free is deferred to commit, so an abort drops it. A free
 // of a block allocated by the same attempt is deferred too (simplest correct
-// choice: the block stays valid until the transaction ends).
+// choice: the block stays valid until the transaction ends). The attempt's
+// blocks are listed in TxThread::captured only for a policy that reads and
+// writes them without barriers (P::kLastAllocTracking): for the others the
+// list cost SQLite's transactions of thousands of allocations a merge every
+// 32 of them and served nothing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_TX_ALLOC_H
@@ -26,7 +30,8 @@ void *tx_allocate(TxThread &tx, size_t size, size_t align) {
     tx.allocs.push_back(AllocRecord{ptr, &Heap::release});
     tx.last_alloc = reinterpret_cast<uintptr_t>(ptr);
     tx.last_alloc_size = size;
-    tx.captured.add(reinterpret_cast<uintptr_t>(ptr), size);
+    if constexpr (P::kLastAllocTracking)
+      tx.captured.add(reinterpret_cast<uintptr_t>(ptr), size);
     stat_add(tx.stats->allocs);
     P::on_event(tx, Event::AllocRecorded, reinterpret_cast<uintptr_t>(ptr));
   }

@@ -96,13 +96,22 @@ struct CapturedBlocks {
   }
 
 private:
+  // Sorts the tail (a copy of it) and merges it into the sorted part from
+  // the back: O(n) moves, no allocation.
   __attribute__((noinline)) void merge_tail() {
-    MemRange *b = &blocks[0];
-    auto by_lo = [](const MemRange &x, const MemRange &y) {
-      return x.lo < y.lo;
-    };
-    std::sort(b + sorted, b + blocks.size, by_lo);
-    std::inplace_merge(b, b + sorted, b + blocks.size, by_lo);
+    MemRange tail[kTail + 1];
+    size_t t = blocks.size - sorted;
+    for (size_t j = 0; j < t; ++j)
+      tail[j] = blocks[sorted + j];
+    std::sort(tail, tail + t,
+              [](const MemRange &x, const MemRange &y) { return x.lo < y.lo; });
+    size_t i = sorted, k = blocks.size;
+    while (t > 0) {
+      if (i > 0 && blocks[i - 1].lo > tail[t - 1].lo)
+        blocks[--k] = blocks[--i];
+      else
+        blocks[--k] = tail[--t];
+    }
     sorted = blocks.size;
   }
   // The number of sorted blocks that begin at or below A.

@@ -52,6 +52,39 @@ static void test_restart_restores_memory_exactly() {
   CHECK(!ptm_in_transaction());
 }
 
+// Every location written many times an attempt, in sizes that overlap, over
+// more words than an undo filter has slots (runtime/base/undo_filter.h):
+// each restart must give back exactly the memory before the transaction, and
+// each new attempt must log its locations again.
+static uint64_t many[16384];
+
+static void test_repeated_writes_restore_the_oldest_bytes() {
+  for (size_t i = 0; i < 16384; ++i)
+    many[i] = i * 0x9E3779B97F4A7C15ull;
+  uint64_t before[16384];
+  memcpy(before, many, sizeof many);
+  int attempts = 0;
+  run_tx([&] {
+    ++attempts;
+    CHECK(memcmp(many, before, sizeof many) == 0); // every attempt
+    for (int pass = 0; pass < 3; ++pass)
+      for (size_t i = 0; i < 16384; i += 1 + pass) {
+        auto *w = reinterpret_cast<unsigned char *>(&many[i]);
+        __ptm_write_8(w, uint64_t(pass) << 32 | i);
+        __ptm_write_4(w + 4, uint32_t(attempts));
+        __ptm_write_1(w + 1, uint8_t(pass));
+        __ptm_write_8(w, __ptm_read_8(w) + 1);
+      }
+    __ptm_memset(many + 100, 0x5A, 512);
+    __ptm_write_8(many + 101, 7);
+    if (attempts < 3)
+      ptm_restart();
+  });
+  CHECK_EQ(attempts, 3);
+  CHECK_EQ(many[101], 7u);
+  CHECK(!ptm_in_transaction());
+}
+
 static void test_allocation_rollback_and_deferred_free() {
   ptm_stats_t before, after;
   ptm_stats(&before);
@@ -211,6 +244,7 @@ int main() {
                                reinterpret_cast<const void *>(atomic_body)}};
   __ptm_register_clones(self, 1);
   test_restart_restores_memory_exactly();
+  test_repeated_writes_restore_the_oldest_bytes();
   test_allocation_rollback_and_deferred_free();
   test_new_throws_and_nothrow_returns_null();
   test_nesting_and_depth();
