@@ -3,8 +3,12 @@
 // The STM allocation model: blocks come from a heap (the ordinary one for
 // volatile libraries); an allocation is recorded in the attempt's log, so an
 // abort frees it; a free is deferred to commit, so an abort drops it. A free
-// of a block allocated by the same attempt is deferred too (simplest correct
-// choice: the block stays valid until the transaction ends). The attempt's
+// of a block allocated by the same attempt is deferred too, unless the policy
+// takes it at once (P::kFreesOwnBlocksAtOnce, policy_base.h): then a block
+// among the attempt's kOwnBlockWindow newest goes back to the heap at once,
+// for the attempt's next allocations (a transaction that allocates and frees
+// thousands of temporary blocks, as SQLite's do, otherwise grows the heap by
+// all of them), and leaves the attempt's records. The attempt's
 // blocks are listed in TxThread::captured only for a policy that reads and
 // writes them without barriers (P::kLastAllocTracking): for the others the
 // list cost SQLite's transactions of thousands of allocations a merge every
@@ -38,7 +42,31 @@ void *tx_allocate(TxThread &tx, size_t size, size_t align) {
   return ptr;
 }
 
-// Frees PTR when the transaction commits (at once outside one).
+inline constexpr size_t kOwnBlockWindow = 16;
+
+// PTR, one of the attempt's kOwnBlockWindow newest allocations, freed at
+// once: false if it is not one of them.
+template <class P, class Heap> bool release_own_block(TxThread &tx, void *ptr) {
+  static_assert(!P::kLastAllocTracking,
+                "the attempt's blocks would have to leave tx.captured too");
+  size_t n = tx.allocs.size;
+  for (size_t i = n; i-- > (n > kOwnBlockWindow ? n - kOwnBlockWindow : 0);)
+    if (tx.allocs[i].ptr == ptr) {
+      auto lo = reinterpret_cast<uintptr_t>(ptr);
+      P::forget_block(tx, lo, lo + Heap::usable_size(ptr));
+      tx.allocs[i] = tx.allocs[n - 1];
+      tx.allocs.size = n - 1;
+      if (tx.last_alloc == lo)
+        tx.last_alloc_size = 0;
+      P::on_event(tx, Event::FreeApplied, lo);
+      Heap::release(ptr);
+      return true;
+    }
+  return false;
+}
+
+// Frees PTR when the transaction commits (at once outside one, and for a
+// block of the attempt's own if the policy allows it).
 template <class P, class Heap> void tx_release(TxThread &tx, void *ptr) {
   if (!ptr)
     return;
@@ -46,6 +74,11 @@ template <class P, class Heap> void tx_release(TxThread &tx, void *ptr) {
     Heap::release(ptr);
     return;
   }
+  if constexpr (P::kFreesOwnBlocksAtOnce)
+    if (release_own_block<P, Heap>(tx, ptr)) {
+      stat_add(tx.stats->frees);
+      return;
+    }
   tx.frees.push_back(AllocRecord{ptr, &Heap::release});
   stat_add(tx.stats->frees);
   P::on_event(tx, Event::FreeDeferred, reinterpret_cast<uintptr_t>(ptr));

@@ -36,6 +36,12 @@
 //                    policy must make the blocks durable at commit (paper
 //                    IV-A, generalised to every allocation; the gp_/ip_
 //                    libraries)
+//   kFreesOwnBlocksAtOnce  a free of a block the attempt allocated itself
+//                    (one of its 16 newest) is done at once, not at commit
+//                    (tx_alloc.h); the policy is told of the block first
+//                    (forget_block(tx, lo, hi)) and must then never write
+//                    into it for the attempt: no write-back, no rollback
+//                    (cgl: its undo entries there are dropped at rollback)
 //   on_event         hook told about every ABI call (events.h)
 //   inject_abort     asked at every barrier: true aborts the attempt there
 //
@@ -100,6 +106,7 @@ struct PolicyBase {
   // fast write finds no log entry and takes the slow path), so the glue need
   // not test it first on every access.
   static constexpr bool kLastAllocLate = false;
+  static constexpr bool kFreesOwnBlocksAtOnce = false;
 
   __attribute__((always_inline)) static void on_event(TxThread &, Event,
                                                       uintptr_t) {}

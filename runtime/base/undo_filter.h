@@ -23,14 +23,13 @@
 #ifndef PTM_RUNTIME_UNDO_FILTER_H
 #define PTM_RUNTIME_UNDO_FILTER_H
 
+#include "runtime/base/thread_exit_key.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <pthread.h>
 
 namespace ptm {
-
-[[noreturn]] void fatal(const char *fmt, ...);
 
 struct UndoFilter {
   static constexpr unsigned kBits = 12; // 4096 slots, 64 KiB per thread
@@ -65,20 +64,11 @@ private:
     free(f->slots);
     f->slots = nullptr;
   }
-  static pthread_key_t exit_key() {
-    static pthread_key_t key = [] {
-      pthread_key_t k;
-      if (pthread_key_create(&k, on_thread_exit) != 0)
-        fatal("cannot create the thread-exit key of the undo filter");
-      return k;
-    }();
-    return key;
-  }
   __attribute__((noinline, cold)) void allocate() {
     slots = static_cast<Slot *>(calloc(size_t{1} << kBits, sizeof(Slot)));
     if (!slots)
       fatal("out of memory for the undo filter");
-    pthread_setspecific(exit_key(), this);
+    ThreadExitKey<on_thread_exit>::set(this);
   }
 };
 

@@ -127,6 +127,39 @@ static void test_allocation_rollback_and_deferred_free() {
   free(kept);
 }
 
+// A block the attempt allocated and frees goes back to the heap at once
+// (cgl, and testrt, which is cgl): the heap hands it to someone else (here a
+// plain malloc, as another thread's would), who writes it; the restart must
+// not write the attempt's old bytes back into it.
+static void test_own_block_freed_at_once_is_left_alone_by_rollback() {
+  ptm_stats_t before, after;
+  ptm_stats(&before);
+  int attempts = 0;
+  unsigned char *other = nullptr;
+  bool reused = false;
+  run_tx([&] {
+    ++attempts;
+    auto *p = static_cast<unsigned char *>(__ptm_tx_malloc(96));
+    for (int i = 0; i < 96; i += 8)
+      __ptm_write_8(p + i, 0x1111111111111111ull * (i / 8 + 1));
+    __ptm_memset(p + 16, 0x22, 32);
+    __ptm_tx_free(p);
+    if (attempts == 1) {
+      other = static_cast<unsigned char *>(malloc(96)); // not transactional
+      reused = other == p;
+      memset(other, 0x77, 96);
+      ptm_restart();
+    }
+  });
+  CHECK_EQ(attempts, 2);
+  CHECK(reused); // (glibc hands the block just freed out again)
+  for (int i = 0; i < 96; ++i)
+    CHECK_EQ(other[i], 0x77);
+  free(other);
+  ptm_stats(&after);
+  CHECK_EQ(after.frees - before.frees, 2u);
+}
+
 static void test_new_throws_and_nothrow_returns_null() {
   bool threw = false;
   run_tx([&] {
@@ -246,6 +279,7 @@ int main() {
   test_restart_restores_memory_exactly();
   test_repeated_writes_restore_the_oldest_bytes();
   test_allocation_rollback_and_deferred_free();
+  test_own_block_freed_at_once_is_left_alone_by_rollback();
   test_new_throws_and_nothrow_returns_null();
   test_nesting_and_depth();
   test_region_unwind();
