@@ -107,9 +107,8 @@ private:
   static __attribute__((noinline, cold)) void
   drop_entries_in_freed(UndoLog &undo) {
     MemRange *b = &freed[0];
-    std::sort(b, b + freed.size, [](const MemRange &x, const MemRange &y) {
-      return x.lo < y.lo;
-    });
+    std::sort(b, b + freed.size,
+              [](const MemRange &x, const MemRange &y) { return x.lo < y.lo; });
     size_t m = 0;
     for (size_t i = 1; i < freed.size; ++i) {
       if (b[i].lo <= b[m].hi)
