@@ -112,9 +112,12 @@ function(ptm_add_runtime_library name)
     $<BUILD_INTERFACE:${PTM_INCLUDE_DIR}>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   # An LTO link of the bitcode loads the plugin into the linker, for its
-  # barrier budget (plugin/BarrierBudget.h).
+  # barrier budget (plugin/BarrierBudget.h). Paths, not $<TARGET_FILE:...>:
+  # an exported link option keeps a target name as it is, and the package's
+  # users have no target ptm_plugin.
   target_link_options(ptm_${name}_bc INTERFACE
-    -Wl,--load-pass-plugin=$<TARGET_FILE:ptm_plugin>)
+    "$<BUILD_INTERFACE:-Wl,--load-pass-plugin=${CMAKE_BINARY_DIR}/lib/libptm_plugin.so>"
+    "$<INSTALL_INTERFACE:-Wl,--load-pass-plugin=$<INSTALL_PREFIX>/${CMAKE_INSTALL_LIBDIR}/libptm_plugin.so>")
   add_dependencies(ptm_${name}_bc ptm_plugin)
   set_target_properties(ptm_${name}_bc PROPERTIES OUTPUT_NAME ptm_${name}
                                                   EXPORT_NAME ${name})
