@@ -1,11 +1,16 @@
 //===- ptm-pool.cpp - inspect, check and create pool files ----------------===//
 //
-//   ptm-pool info FILE      header, size, base, root, slots with pending
-//                           logs, heap statistics
-//   ptm-pool check FILE     header + pending logs + heap; exit 0 if sound,
-//                           1 with a message on damage
+//   ptm-pool info FILE [--force]   header, size, base, root, slots with
+//                                  pending logs, heap statistics
+//   ptm-pool check FILE [--force]  header + pending logs + heap; exit 0 if
+//                                  sound, 1 with a message on damage
 //   ptm-pool create FILE SIZE [--slots N] [--slot-size SIZE] [--base ADDR]
-//                   [--mode OCTAL] [--force]
+//                   [--mode OCTAL] [--sparse] [--force]
+//
+// info and check hold a shared lock on the pool file while they read it: a
+// pool a process has open (its owner lock) is refused with exit status 3,
+// since what a running program is writing is not consistent; --force reads
+// it anyway, saying so. create reserves the file's space (--sparse: not).
 //
 // info and check never change the file: the pool is mapped privately
 // (copy-on-write) at its address, and pending logs are recovered in that
@@ -32,7 +37,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <string>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,16 +52,22 @@ namespace {
 
 int usage() {
   fprintf(stderr,
-          "usage: ptm-pool info FILE\n"
-          "       ptm-pool check FILE\n"
+          "usage: ptm-pool info FILE [--force]\n"
+          "       ptm-pool check FILE [--force]\n"
           "       ptm-pool create FILE SIZE [--slots N] [--slot-size SIZE] "
           "[--base ADDR]\n"
-          "                       [--mode OCTAL] [--force]\n"
+          "                       [--mode OCTAL] [--sparse] [--force]\n"
           "SIZE: bytes, or with a K, M, G or T suffix (64M, 1G)\n"
           "OCTAL: the new file's permissions (default 600: owner-only; at "
           "most 777,\n"
           "       with the owner's read and write bits; the umask applies)\n"
-          "--force: replace an existing FILE\n");
+          "--sparse: do not reserve the file's space now (a program using "
+          "the pool is\n"
+          "          killed by SIGBUS if the file system fills)\n"
+          "create --force: replace an existing FILE (not one in use)\n"
+          "info, check --force: read a pool that a process has open "
+          "(exit status 3\n"
+          "          without it); what it shows may be inconsistent\n");
   return 2;
 }
 
@@ -76,9 +89,43 @@ const char *state_name(SlotState s) {
   return "unknown";
 }
 
+constexpr int kInUse = 3; // exit status: the pool is open in a process
+
+// A shared lock on PATH for as long as this tool runs (a process that opens
+// the pool meanwhile is refused): 0, or an exit status. FORCE: a pool in use
+// is read anyway, with a warning.
+int lock_for_reading(const char *path, bool force) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0; // (read_pool_header says why)
+  if (force) {
+    if (flock(fd, LOCK_SH | LOCK_NB) != 0) {
+      long pid = pool_lock_holder(fd);
+      fprintf(stderr,
+              "ptm-pool: warning: %s: the pool is in use (process %ld has it "
+              "open): read anyway (--force); what it shows may be "
+              "inconsistent\n",
+              path, pid);
+    }
+    return 0;
+  }
+  if (lock_pool_file(fd, path, /*exclusive=*/false) == 0)
+    return 0; // (held until exit)
+  close(fd);
+  fprintf(stderr,
+          "ptm-pool: %s: not read while a process has it open (what it is "
+          "writing is not consistent); stop it first, or --force to read it "
+          "anyway\n",
+          path);
+  return kInUse;
+}
+
 // Maps PATH privately at its base; recovers the copy. Returns 0 or an exit
 // status (messages printed).
-int open_copy(const char *path, PoolView *view, std::vector<SlotScan> *pend) {
+int open_copy(const char *path, bool force, PoolView *view,
+              std::vector<SlotScan> *pend) {
+  if (int rc = lock_for_reading(path, force))
+    return rc;
   PoolHeader h;
   if (read_pool_header(path, 0, &h, /*quiet_enoent=*/false) != 0)
     return 1;
@@ -97,10 +144,10 @@ void print_uuid(const uint8_t *u) {
     printf("%02x%s", u[i], (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
 }
 
-int cmd_info(const char *path) {
+int cmd_info(const char *path, bool force) {
   PoolView v;
   std::vector<SlotScan> pend;
-  if (int rc = open_copy(path, &v, &pend))
+  if (int rc = open_copy(path, force, &v, &pend))
     return rc;
   const PoolHeader &h = v.header;
   printf("pool:        %s\n", path);
@@ -189,10 +236,10 @@ int cmd_info(const char *path) {
   return status;
 }
 
-int cmd_check(const char *path) {
+int cmd_check(const char *path, bool force) {
   PoolView v;
   std::vector<SlotScan> pend;
-  if (int rc = open_copy(path, &v, &pend))
+  if (int rc = open_copy(path, force, &v, &pend))
     return rc;
   int status = 0;
   size_t recoverable = 0;
@@ -235,7 +282,8 @@ int cmd_check(const char *path) {
 // formatted).
 int create_and_format(const char *path, uint64_t size, const CreateOptions &opt,
                       PoolHeader *h) {
-  if (create_pool_file(path, size, opt, h) != 0)
+  int fd; // its owner lock, until it is formatted
+  if (create_pool_file(path, size, opt, h, &fd) != 0)
     return 1;
   char *base;
   int rc = map_pool(path, *h, /*writable=*/true, &base);
@@ -246,11 +294,10 @@ int create_and_format(const char *path, uint64_t size, const CreateOptions &opt,
     rc = format_heap_if_needed(v, path);
     unmap_pool(base, h->pool_size);
   }
-  if (rc != 0) {
+  if (rc != 0)
     unlink(path);
-    return 1;
-  }
-  return 0;
+  close(fd);
+  return rc != 0 ? 1 : 0;
 }
 
 // --force: the new pool is built as PATH.new-PID beside PATH and renamed
@@ -264,6 +311,13 @@ int replace_pool(const char *path, uint64_t size, const CreateOptions &opt,
             "ptm-pool: %s: not a regular file: --force replaces only a file\n",
             path);
     return 1;
+  }
+  // Not a pool a process has open (held until the new one is in place).
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd >= 0 && lock_pool_file(fd, path, /*exclusive=*/true) != 0) {
+    close(fd);
+    fprintf(stderr, "ptm-pool: %s: not replaced while in use\n", path);
+    return kInUse;
   }
   std::string fresh = std::string(path) + ".new-" + std::to_string(getpid());
   if (int rc = create_and_format(fresh.c_str(), size, opt, h))
@@ -293,6 +347,10 @@ int cmd_create(int argc, char **argv) {
     uint64_t value;
     if (!strcmp(argv[i], "--force")) {
       force = true;
+      continue;
+    }
+    if (!strcmp(argv[i], "--sparse")) {
+      opt.sparse = true;
       continue;
     }
     if (i + 1 >= argc)
@@ -352,10 +410,11 @@ int main(int argc, char **argv) {
   if (argc < 2)
     return usage();
   std::string cmd = argv[1];
-  if (cmd == "info" && argc == 3)
-    return cmd_info(argv[2]);
-  if (cmd == "check" && argc == 3)
-    return cmd_check(argv[2]);
+  bool force = argc == 4 && !strcmp(argv[3], "--force");
+  if (cmd == "info" && (argc == 3 || force))
+    return cmd_info(argv[2], force);
+  if (cmd == "check" && (argc == 3 || force))
+    return cmd_check(argv[2], force);
   if (cmd == "create")
     return cmd_create(argc, argv);
   return usage();

@@ -79,6 +79,10 @@ static const char usage_text[] =
     "      --pool-mode=OCTAL   permissions of a new pool file (default 600:\n"
     "                          owner-only; at most 777, with the owner's\n"
     "                          read and write bits; sets PTM_POOL_MODE)\n"
+    "      --pool-sparse       a new pool file is sparse: its space is not\n"
+    "                          reserved, and the server is killed (SIGBUS)\n"
+    "                          if the file system fills (sets\n"
+    "                          PTM_POOL_SPARSE=1)\n"
     "      --durability=MODE   strict (default): a store is durable when it\n"
     "                          is acknowledged; buffered[:MS]: durable within\n"
     "                          MS ms (1..60000, default 10), a crash may lose\n"
@@ -297,6 +301,7 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
       {"pool-size", required_argument, NULL, 2},
       {"pool-mode", required_argument, NULL, 3},
       {"durability", required_argument, NULL, 4},
+      {"pool-sparse", no_argument, NULL, 5},
       {NULL, 0, NULL, 0}};
   memset(s, 0, sizeof *s);
   s->port = 11211;
@@ -451,6 +456,11 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
       exit(0);
     case 2:
       s->pool_size = size_arg("--pool-size", optarg, 16u << 20, 1ull << 42);
+      break;
+    case 5:
+      /* read by the runtime when it creates the pool file */
+      if (setenv("PTM_POOL_SPARSE", "1", 1) != 0)
+        bad("--pool-sparse: cannot set PTM_POOL_SPARSE%s", "");
       break;
     case 3:
       if (!mc_pool_mode_ok(optarg))

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #define EX_OSERR 71
+#define EX_TEMPFAIL 75
 
 typedef struct worker {
   pthread_t thread;
@@ -395,9 +396,11 @@ int main(int argc, char **argv) {
       mc_config.no_hash_expand, mc_config.threads,   mc_config.chunk_size,
       mc_config.growth_factor};
   char err[512];
-  if (mc_store_open(&sc, err, sizeof err) != 0) {
+  int opened = mc_store_open(&sc, err, sizeof err);
+  if (opened != 0) {
     fprintf(stderr, "ptm-memcached: %s\n", err);
-    return 1;
+    /* in use: EX_TEMPFAIL, the other process may be on its way out */
+    return opened == MC_STORE_IN_USE ? EX_TEMPFAIL : 1;
   }
   if (announce) {
     if (listeners.tcp_port >= 0)

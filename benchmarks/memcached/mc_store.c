@@ -1458,28 +1458,17 @@ static int classes_tx(mc_root *r, const mc_class *counted) {
 /* Thread slots of a pool the runtime creates when PTM_POOL_SLOTS is unset. */
 #define DEFAULT_POOL_SLOTS 64u
 
-/* The open pool has a thread slot for every thread of the server (a thread
- * without one would stop the process at its first transaction): 0, or -1
- * with the message. No limit without a pool (STM libraries). */
-static int check_slots(const mc_store_config *cfg, char *err, size_t errlen) {
+/* Threads beyond the open pool's slots lease them (docs/pool.md
+ * "Deploying"): they wait for each other, which -v reports. */
+static void report_slots(const mc_store_config *cfg) {
   unsigned have = ptm_pool_slots();
   unsigned need = (unsigned)cfg->threads + MC_SERVICE_THREADS;
-  if (have == 0 || have >= need)
-    return 0;
-  const char *pool = cfg->pool ? cfg->pool : getenv("PTM_POOL");
-  int most = (int)have - MC_SERVICE_THREADS;
-  char fewer[64] = "";
-  if (most >= 1)
-    snprintf(fewer, sizeof fewer, "run it with -t %d or fewer, or ", most);
-  snprintf(err, errlen,
-           "-t %d needs %u thread slots (%d more for the server's own "
-           "threads) but the pool %s has %u, fixed when it was created: "
-           "%suse a new pool (ptm-memcached gives a new pool the slots -t "
-           "needs; ptm-pool create --slots, PTM_POOL_SLOTS); the pool is "
-           "unchanged",
-           cfg->threads, need, MC_SERVICE_THREADS,
-           pool && *pool ? pool : "(temporary)", have, fewer);
-  return -1;
+  if (have != 0 && have < need && cfg->verbose)
+    fprintf(stderr,
+            "ptm-memcached: %d worker threads share the pool's %u thread "
+            "slots (%u would give each thread its own: a new pool gets them, "
+            "ptm-pool create --slots)\n",
+            cfg->threads, have, need);
 }
 
 int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
@@ -1556,6 +1545,14 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
                cfg->pool, ptm_algorithm());
       return -1;
     }
+    if (rc == -EBUSY) {
+      snprintf(err, errlen,
+               "cannot open pool %s: another process has it open (a pool "
+               "serves one process at a time; the runtime's message above "
+               "names it)",
+               cfg->pool);
+      return MC_STORE_IN_USE;
+    }
     if (rc != 0) {
       snprintf(err, errlen, "cannot open pool %s: %s", cfg->pool,
                strerror(-rc));
@@ -1568,10 +1565,7 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
              sizeof(mc_root));
     return -1;
   }
-  if (check_slots(cfg, err, errlen) != 0) {
-    ptm_close(); /* nothing written: the cache is as it was */
-    return -1;
-  }
+  report_slots(cfg);
   /* -o hashpower=N, else memcached's default, 2^16 (it grows with the
    * items) */
   uint64_t nbuckets = 1ull << (cfg->hash_power > 0 ? cfg->hash_power : 16);

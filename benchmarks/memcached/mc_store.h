@@ -84,6 +84,8 @@ typedef struct mc_store_stats {
 /* Opens the pool and the cache inside it (created on first use) and checks
  * its structure. 0, or -1 with a message in ERR. */
 int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen);
+/* mc_store_open's result when another process has the pool open */
+#define MC_STORE_IN_USE (-2)
 
 /* Stops the thread that grows the hash table (before ptm_close); an
  * expansion in progress resumes at the next open. */

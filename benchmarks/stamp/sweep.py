@@ -64,7 +64,8 @@ LARGE_INPUTS = [
     ("vacation", "high-large", "-n4 -q60 -u90 -r1048576 -t4194304"),
     ("yada", "large", "-a 15 -i {inputs}/yada/ttimeu1000000.2"),
 ]
-LARGE_POOL = ("PTM_POOL_SIZE=16G", "PTM_POOL_SLOT_SIZE=8M")
+# (sparse: a 16 GiB reservation per run for pools that use a fraction)
+LARGE_POOL = ("PTM_POOL_SIZE=16G", "PTM_POOL_SLOT_SIZE=8M", "PTM_POOL_SPARSE=1")
 
 PLOT_LIBS = ("baseline,cgl,norec,orec_lazy,p_cgl_lazy,p_orec_lazy,"
              "gp_orec_lazy,ip_orec_lazy,ip_norec")

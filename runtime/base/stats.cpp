@@ -49,7 +49,8 @@ void print_row(FILE *out, const char *label, const ptm_stats_t &s) {
 
 void print_causes(FILE *out, const char *label, const ptm_stats_t &s) {
   fprintf(out,
-          "ptm: %-8s %12llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu\n",
+          "ptm: %-8s %12llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu "
+          "%12llu %12llu %12llu\n",
           label, (unsigned long long)s.aborts_read,
           (unsigned long long)s.aborts_write,
           (unsigned long long)s.aborts_validation,
@@ -57,7 +58,8 @@ void print_causes(FILE *out, const char *label, const ptm_stats_t &s) {
           (unsigned long long)s.reuse_waits,
           (unsigned long long)s.hourglass_waits,
           (unsigned long long)s.hourglass_distressed,
-          (unsigned long long)s.solo_commits);
+          (unsigned long long)s.solo_commits, (unsigned long long)s.slot_waits,
+          (unsigned long long)s.slots_given, (unsigned long long)s.slots_taken);
 }
 
 void print_at_exit() { ptm_stats_print(stderr); }
@@ -132,9 +134,12 @@ extern "C" void ptm_stats_print(FILE *out) {
   }
   print_row(out, "total", sum);
   // Second table: aborts by cause, the hourglass and solo mode.
-  fprintf(out, "ptm: %-8s %12s %12s %12s %12s %12s %12s %12s %12s\n", "thread",
-          "abort_read", "abort_write", "abort_valid", "abort_restart",
-          "abort_reuse", "hg_waits", "hg_distress", "solo_commits");
+  fprintf(out,
+          "ptm: %-8s %12s %12s %12s %12s %12s %12s %12s %12s %12s %12s "
+          "%12s\n",
+          "thread", "abort_read", "abort_write", "abort_valid", "abort_restart",
+          "abort_reuse", "hg_waits", "hg_distress", "solo_commits",
+          "slot_waits", "slots_given", "slots_taken");
   index = registry_count;
   for (ThreadRecord *r = registry_head; r; r = r->next) {
     char label[32];

@@ -52,13 +52,17 @@ int ptm_in_transaction(void);
 
 /* Open (or create) the pool file PATH of SIZE bytes (0: use the existing size)
  * and run recovery. Returns 0 or -errno; a bad file is refused with a message
- * on stderr and left unchanged. Libraries without a pool (the STM family)
- * return -ENOTSUP. */
+ * on stderr and left unchanged. The pool is this process's until ptm_close
+ * (or its exit, even by a crash): an open of a pool in use, here or in
+ * another process, returns -EBUSY. A new file gets its space at once
+ * (-ENOSPC and no file if the file system lacks it; PTM_POOL_SPARSE=1: a
+ * sparse file). Libraries without a pool (the STM family) return -ENOTSUP. */
 int ptm_open(const char *path, size_t size);
 void ptm_close(void);
 
-/* Thread slots of the open pool: at most this many threads run transactions
- * at once (a thread holds a slot from its first transaction until it exits).
+/* Thread slots of the open pool: at most this many transactions run at once
+ * (any number of threads: they lease the slots, and a thread that finds none
+ * free waits for one).
  * Fixed when the pool is created: PTM_POOL_SLOTS for a pool the runtime
  * creates (default 64), ptm-pool create --slots; at most PTM_MAX_POOL_SLOTS.
  * 0 when no pool is open, and with the libraries without a pool (the STM
@@ -131,6 +135,12 @@ typedef struct ptm_stats {
 
   /* Solo mode of the gp_/ip_ orec_lazy libraries (one thread alone): */
   uint64_t solo_commits; /* writing commits that ran without orecs */
+
+  /* Leased thread slots of a pool (more threads than slots): */
+  uint64_t slot_waits;  /* times this thread waited in line for a slot */
+  uint64_t slots_given; /* its slot given back at a transaction's end to a
+                           thread in line                               */
+  uint64_t slots_taken; /* slots it took from a holder between transactions */
 } ptm_stats_t;
 
 /* Totals over every thread that has run a transaction (finished threads

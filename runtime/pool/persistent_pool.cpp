@@ -16,6 +16,7 @@
 #include "runtime/pool/open_checks.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/recovery.h"
+#include "runtime/pool/slot_lease.h"
 #include "runtime/pool/speculative.h"
 #include "runtime/stm/reuse_epoch.h"
 
@@ -23,6 +24,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <libpmem.h>
 #include <mutex>
 #include <pthread.h>
@@ -39,6 +41,7 @@ uintptr_t chunk_lo, chunk_hi;
 
 namespace pool {
 
+std::recursive_mutex pool_mutex;
 __thread SlotHandle tls_slot;
 std::atomic<uint64_t> pool_epoch{0};
 HeapImpl *pool_heap;
@@ -46,40 +49,18 @@ PoolView open_view;
 
 namespace {
 
-std::recursive_mutex pool_mutex;
-std::atomic<uint8_t> slot_claimed[kMaxSlots];
 uint64_t epoch_counter;
 std::atomic<uint64_t> commit_counter{0};
 char open_path[PATH_MAX];
-pthread_key_t slot_key;
-
-void release_slot_at_exit(void *) {
-  free_passed_blocks(/*wait=*/true);
-  SlotHandle &s = tls_slot;
-  std::lock_guard<std::recursive_mutex> lock(pool_mutex);
-  if (s.epoch != 0 && s.epoch == pool_epoch.load()) {
-    LogRing::drain(s); // its last commit's data durable
-    slot_claimed[s.index].store(0, std::memory_order_release);
-  }
-  LogStage::release(s);
-  s.epoch = 0;
-  release_presence(s.presence);
-  s.presence = 0;
-  tls_log_index.release();
-  tls_outside.release();
-}
-
-void create_slot_key() {
-  if (pthread_key_create(&slot_key, release_slot_at_exit) != 0)
-    fatal("cannot create the thread-slot key");
-}
+int pool_fd = -1; // holds the open pool's owner lock
 
 } // namespace
 
 // Options of a pool the runtime creates (PTM_POOL absent, or the temporary
 // pool): PTM_POOL_SLOTS sets the number of thread slots (threads running
 // transactions at once), PTM_POOL_SLOT_SIZE their size, PTM_POOL_MODE the
-// file's permission bits (default owner-only).
+// file's permission bits (default owner-only), PTM_POOL_SPARSE=1 a sparse
+// file (default: its space reserved, docs/pool.md "Deploying").
 static CreateOptions runtime_create_options() {
   CreateOptions opt;
   opt.creator = ptm_algorithm();
@@ -106,6 +87,12 @@ static CreateOptions runtime_create_options() {
     fatal("PTM_POOL_MODE='%s' is not a pool file mode (octal, at most 777, "
           "with the owner's read and write bits: e.g. 600, 640, 660)",
           mode);
+  const char *sparse = getenv("PTM_POOL_SPARSE");
+  if (sparse && *sparse) {
+    if (strcmp(sparse, "0") != 0 && strcmp(sparse, "1") != 0)
+      fatal("PTM_POOL_SPARSE='%s' is not 0 or 1", sparse);
+    opt.sparse = sparse[0] == '1';
+  }
   return opt;
 }
 
@@ -127,6 +114,9 @@ static int check_private_copy(const char *path, const PoolHeader &h) {
   return rc;
 }
 
+static int open_locked(const char *path, const PoolHeader &h,
+                       const DurabilityMode &durability);
+
 int open_pool(const char *path, size_t size) {
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
   if (!path || !*path) {
@@ -142,24 +132,52 @@ int open_pool(const char *path, size_t size) {
   int mode_rc = durability_from_env(path, &durability);
   if (mode_rc != 0)
     return mode_rc;
+  // The owner lock first: nothing is read, recovered or written while
+  // another process has the pool open. It is held until close_pool.
   PoolHeader h;
-  int rc = read_pool_header(path, size, &h);
-  if (rc == -ENOENT) {
+  // (Read-only is enough for the lock; map_pool opens for writing.)
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int rc = 0;
+  if (fd < 0 && errno == ENOENT) {
     if (size == 0) {
       error("%s: no such pool file (pass a size to ptm_open to create one)",
             path);
       return -ENOENT;
     }
-    rc = create_pool_file(path, size, runtime_create_options(), &h);
+    rc = create_pool_file(path, size, runtime_create_options(), &h, &fd);
+    if (rc != 0)
+      return rc;
+  } else if (fd < 0) {
+    int err = errno;
+    error("%s: cannot open: %s", path, strerror(err));
+    return -err;
+  } else {
+    rc = lock_pool_file(fd, path, /*exclusive=*/true);
   }
-  if (rc != 0)
+  if (rc == 0)
+    rc = read_pool_header(path, size, &h, /*quiet_enoent=*/false);
+  if (rc != 0) {
+    close(fd);
     return rc;
+  }
+  rc = open_locked(path, h, durability);
+  if (rc != 0)
+    close(fd);
+  else
+    pool_fd = fd;
+  return rc;
+}
+
+// open_pool with PATH locked and its header H validated.
+static int open_locked(const char *path, const PoolHeader &h,
+                       const DurabilityMode &durability) {
   warn_if_others_can_write(path);
   // A dry run first: recovery and every check on a private copy, so that a
   // pool refused for any reason is left as it was (open_checks.h).
-  rc = check_private_copy(path, h);
+  int rc = check_private_copy(path, h);
   if (rc != 0)
     return rc;
+  reserve_existing(path); // (a valid pool only)
   char *base;
   rc = map_pool(path, h, /*writable=*/true, &base);
   if (rc != 0)
@@ -194,8 +212,7 @@ int open_pool(const char *path, size_t size) {
   chunk_lo = reinterpret_cast<uintptr_t>(open_view.heap());
   chunk_hi = reinterpret_cast<uintptr_t>(base) + h.pool_size;
   snprintf(open_path, sizeof open_path, "%s", path);
-  for (uint32_t i = 0; i < kMaxSlots; ++i)
-    slot_claimed[i].store(0, std::memory_order_relaxed);
+  reset_slot_leases();
   commit_counter.store(0);
   ReplayFloor::reset();
   // (sp3 runs on the two views in strict mode too: speculative.h)
@@ -239,6 +256,8 @@ void leave_tx_heap_work(SlotHandle &s) {
   s.frees_held = s.heap_work = false;
   s.reuse_wait = 0;
   presence[s.presence].inside.store(0, std::memory_order_release);
+  if (slot_waiters.load(std::memory_order_relaxed) != 0)
+    give_slot_back(s);
   if (wait)
     ReuseEpoch::wait(wait);
   free_passed_blocks(/*wait=*/false);
@@ -257,6 +276,7 @@ void close_pool() {
   pool_epoch.store(0, std::memory_order_seq_cst);
   fence_heavy(); // pairs with enter_tx's fence_light
   wait_until_absent();
+  end_slot_leases();
   if (buffered) {
     // Buffered durability: every commit written to the file by the
     // persister, whose records it leaves idle (the thread slots hold no
@@ -278,6 +298,8 @@ void close_pool() {
   unmap_pool(open_view.base, open_view.header.pool_size);
   open_view = PoolView();
   open_path[0] = '\0';
+  close(pool_fd); // (the owner lock goes with it)
+  pool_fd = -1;
 }
 
 void ensure_pool_open() {
@@ -321,76 +343,6 @@ void ensure_pool_open() {
   if (rc != 0)
     fatal("cannot %s a temporary pool in %s (%s)", created ? "open" : "create",
           dir, strerror(-rc));
-}
-
-// Claims a free slot of the open pool for S (pool_mutex held): false if
-// every slot is taken.
-static bool claim_free_slot(SlotHandle &s) {
-  uint32_t n = open_view.header.slot_count;
-  if (n > kMaxSlots)
-    n = kMaxSlots;
-  for (uint32_t i = 0; i < n; ++i) {
-    uint8_t expected = 0;
-    if (!slot_claimed[i].compare_exchange_strong(expected, 1))
-      continue;
-    s.index = i;
-    s.hdr = open_view.slot(i);
-    LogStage::release(s); // (an earlier pool's: its capacity may differ)
-    s.entries = s.slot_entries = open_view.entries(i);
-    s.capacity = s.slot_capacity = open_view.capacity();
-    // Log ring: from part 0, nothing unflushed, the slot's floors (a
-    // record this thread writes never lowers the pool's floor).
-    s.part = 0;
-    s.last_unflushed = false;
-    s.floor = 0;
-    s.wide_order = 0;
-    s.free_order = 0;
-    for (unsigned p = 0; p < kRingParts; ++p)
-      if (record_header(*s.hdr, p).floor > s.floor)
-        s.floor = record_header(*s.hdr, p).floor;
-    // Generations of a claim start above every generation an earlier
-    // claim can have left in the entries (a lazy transaction's aborted
-    // entries are not reflected in a status word): the next multiple of
-    // 2^24 above the last claim's and the records', made durable before
-    // the first transaction. (The records stay: a log ring's may still be
-    // needed, docs/algorithms.md.)
-    uint64_t g = s.hdr->claim_gen;
-    for (unsigned p = 0; p < kRingParts; ++p)
-      if (status_gen(record_header(*s.hdr, p).status) > g)
-        g = status_gen(record_header(*s.hdr, p).status);
-    g += 1;
-    s.gen = (g + (1ull << 24) - 1) & ~((1ull << 24) - 1);
-    s.count = 0;
-    __atomic_store_n(&s.hdr->claim_gen, s.gen, __ATOMIC_RELEASE);
-    persist::persist_range(&s.hdr->claim_gen, sizeof s.hdr->claim_gen);
-    s.epoch = pool_epoch.load();
-    return true;
-  }
-  return false;
-}
-
-void claim_slot() {
-  static pthread_once_t once = PTHREAD_ONCE_INIT;
-  pthread_once(&once, create_slot_key);
-  std::lock_guard<std::recursive_mutex> lock(pool_mutex);
-  ensure_pool_open();
-  SlotHandle &s = tls_slot;
-  if (s.presence == 0)
-    s.presence = claim_presence();
-  if (claim_free_slot(s)) {
-    pthread_setspecific(slot_key, &s);
-    return;
-  }
-  uint32_t n = open_view.header.slot_count;
-  fatal("more than %u threads run transactions at once: the pool '%s' has %u "
-        "thread slots (create it with more, see ptm-pool create --slots)",
-        n, open_path, n);
-}
-
-bool claim_service_slot(SlotHandle &s) { return claim_free_slot(s); }
-
-void release_service_slot(const SlotHandle &s) {
-  slot_claimed[s.index].store(0, std::memory_order_release);
 }
 
 uint64_t next_commit_order() {

@@ -14,8 +14,11 @@
 #include <fcntl.h>
 #include <libpmem.h>
 #include <string>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -69,7 +72,119 @@ bool reserve_range(uint64_t base, uint64_t size) {
   return true;
 }
 
+// Gives the new file FD its SIZE bytes: reserved (posix_fallocate) unless
+// SPARSE. 0, or -errno with a message.
+int reserve_space(int fd, const char *path, uint64_t size, bool sparse) {
+  if (sparse) {
+    if (ftruncate(fd, off_t(size)) == 0)
+      return 0;
+    int err = errno;
+    return fail(path, err, "cannot create: cannot size the file: %s",
+                strerror(err));
+  }
+  struct statvfs fs;
+  int err = 0;
+  if (fstatvfs(fd, &fs) == 0 && uint64_t(fs.f_bavail) * fs.f_frsize < size)
+    err = ENOSPC; // (not tried: nothing to undo)
+  else
+    err = posix_fallocate(fd, 0, off_t(size));
+  if (err == 0)
+    return 0;
+  if (err == ENOSPC || err == EFBIG || err == EDQUOT) {
+    char avail[64] = "";
+    if (fstatvfs(fd, &fs) == 0)
+      snprintf(avail, sizeof avail, " (%llu bytes are free)",
+               (unsigned long long)fs.f_bavail * fs.f_frsize);
+    return fail(path, err,
+                "cannot create: the file system has no room for a pool of "
+                "%llu bytes%s: %s; ask for a smaller pool, or for a sparse "
+                "one (PTM_POOL_SPARSE=1, ptm-pool create --sparse), whose "
+                "program is killed by SIGBUS when the file system fills",
+                (unsigned long long)size, avail, strerror(err));
+  }
+  return fail(path, err, "cannot create: cannot reserve %llu bytes: %s",
+              (unsigned long long)size, strerror(err));
+}
+
 } // namespace
+
+void reserve_existing(const char *path) {
+  const char *sparse = getenv("PTM_POOL_SPARSE");
+  if (sparse && !strcmp(sparse, "1"))
+    return;
+  int fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    return; // (map_pool says why)
+  struct stat st;
+  struct statvfs fs;
+  if (fstat(fd, &st) == 0 &&
+      uint64_t(st.st_blocks) * 512 < uint64_t(st.st_size)) {
+    // Not tried when the file system cannot have room: a failing
+    // posix_fallocate may keep what it allocated and leave it full.
+    uint64_t missing = uint64_t(st.st_size) - uint64_t(st.st_blocks) * 512;
+    int err = 0;
+    if (fstatvfs(fd, &fs) == 0 && uint64_t(fs.f_bavail) * fs.f_frsize < missing)
+      err = ENOSPC;
+    else
+      err = posix_fallocate(fd, 0, st.st_size);
+    std::string site = std::string("sparse pool: ") + path;
+    if (err != 0 && first_time_at(site.c_str(), nullptr))
+      warning("%s: the pool file is sparse and its space cannot be reserved "
+              "(%s): the program is killed by SIGBUS if the file system "
+              "fills while the pool grows into it; free space on the file "
+              "system",
+              path, strerror(err));
+  }
+  close(fd);
+}
+
+long pool_lock_holder(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) != 0)
+    return 0;
+  FILE *f = fopen("/proc/locks", "re");
+  if (!f)
+    return 0;
+  // "1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234567 0 EOF" (device numbers
+  // in hex); blocked waiters are listed as "1: -> FLOCK ...".
+  char line[256];
+  long holder = 0;
+  while (!holder && fgets(line, sizeof line, f)) {
+    char type[16], kind[16], mode[16];
+    long pid;
+    unsigned maj, min;
+    unsigned long long ino;
+    if (sscanf(line, "%*d: %15s %15s %15s %ld %x:%x:%llu", type, kind, mode,
+               &pid, &maj, &min, &ino) == 7 &&
+        !strcmp(type, "FLOCK") && maj == major(st.st_dev) &&
+        min == minor(st.st_dev) && ino == st.st_ino)
+      holder = pid;
+  }
+  fclose(f);
+  return holder;
+}
+
+int lock_pool_file(int fd, const char *path, bool exclusive) {
+  for (;;) {
+    if (flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0)
+      return 0;
+    if (errno == EINTR)
+      continue;
+    if (errno != EWOULDBLOCK) {
+      int err = errno;
+      return fail(path, err, "cannot lock the pool file: %s", strerror(err));
+    }
+    break;
+  }
+  long pid = pool_lock_holder(fd);
+  char who[64] = "another process";
+  if (pid > 0)
+    snprintf(who, sizeof who, "process %ld", pid);
+  return fail(path, EBUSY,
+              "the pool is in use: %s has it open (a pool is open in one "
+              "process at a time)",
+              who);
+}
 
 uint64_t min_pool_size(uint32_t slot_count, uint64_t slot_size) {
   return round_up(kSlotsOffset + uint64_t(slot_count) * slot_size, kPageSize) +
@@ -221,7 +336,7 @@ int read_pool_header(const char *path, uint64_t expected_size, PoolHeader *out,
 }
 
 int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
-                     PoolHeader *out) {
+                     PoolHeader *out, int *locked_fd) {
   if (opt.slot_count == 0 || opt.slot_count > kMaxSlotCount ||
       opt.slot_size < kMinSlotSize || opt.slot_size % kPageSize)
     return fail(path, EINVAL,
@@ -270,17 +385,37 @@ int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
   if (lstat(path, &st) == 0)
     return fail(path, EEXIST, "cannot create: the file exists");
 
-  // libpmem creates the (sparse) file (O_EXCL: never an existing one, nor
-  // through a symbolic link) and maps it; we write the header through this
-  // mapping, then unmap: the pool is used at BASE (map_pool).
+  // The file: created here (O_EXCL: never an existing one, nor through a
+  // symbolic link), locked before anything is written (a process that opens
+  // it meanwhile is refused as for a pool in use), its space reserved.
+  int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(opt.mode));
+  if (fd < 0) {
+    int err = errno;
+    return fail(path, err, "cannot create: %s", strerror(err));
+  }
+  int rc = lock_pool_file(fd, path, /*exclusive=*/true);
+  if (rc == 0)
+    rc = reserve_space(fd, path, size, opt.sparse);
   size_t mapped_len = 0;
   int is_pmem = 0;
-  int flags = PMEM_FILE_CREATE | PMEM_FILE_SPARSE | PMEM_FILE_EXCL;
-  void *m =
-      pmem_map_file(path, size, flags, mode_t(opt.mode), &mapped_len, &is_pmem);
-  if (!m) {
-    int err = errno ? errno : EIO;
-    return fail(path, err, "cannot create: %s", pmem_errormsg());
+  void *m = nullptr;
+  if (rc == 0) {
+    // libpmem maps it (and tells whether it is persistent memory).
+    m = pmem_map_file(path, 0, 0, 0, &mapped_len, &is_pmem);
+    if (!m || mapped_len != size) {
+      int err = m ? EIO : (errno ? errno : EIO);
+      rc = fail(path, err, "cannot create: cannot map the new file: %s",
+                m ? "it changed size" : pmem_errormsg());
+      if (m)
+        pmem_unmap(m, mapped_len);
+    }
+  }
+  if (rc != 0) {
+    // Nothing left behind (the name is still ours: the lock was taken
+    // before anything else could use the file).
+    unlink(path);
+    close(fd);
+    return rc;
   }
 
   PoolHeader h;
@@ -318,6 +453,10 @@ int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
   memcpy(dst->magic, kMagic, sizeof kMagic);
   persist::persist_range(dst->magic, sizeof kMagic);
   pmem_unmap(m, mapped_len);
+  if (locked_fd)
+    *locked_fd = fd;
+  else
+    close(fd);
   *out = h;
   return 0;
 }

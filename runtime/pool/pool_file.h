@@ -3,9 +3,12 @@
 // Everything that touches a pool FILE (as opposed to its mapped contents):
 //
 //   read_pool_header   open read-only and validate; never writes
-//   create_pool_file   create a new file (libpmem pmem_map_file, O_EXCL,
-//                      owner-only unless asked otherwise) and write its
-//                      header; refuses to touch an existing file
+//   create_pool_file   create a new file (O_EXCL, owner-only unless asked
+//                      otherwise, its space reserved unless asked sparse)
+//                      and write its header; refuses to touch an existing
+//                      file, leaves none behind when it fails
+//   lock_pool_file     the pool's owner lock: exclusive for a process that
+//                      opens it, shared for tools that only read it
 //   map_pool           map the whole file at the address in its header
 //                      (MAP_FIXED_NOREPLACE: an occupied range is an error)
 //
@@ -34,6 +37,10 @@ struct CreateOptions {
   const char *creator = "";
   // Permission bits of the new file (the umask applies, as for open(2)).
   unsigned mode = kDefaultPoolMode;
+  // A sparse file (blocks allocated as the pool is written: a full file
+  // system is then a SIGBUS at some later store) instead of one whose space
+  // is reserved now (posix_fallocate: ENOSPC here).
+  bool sparse = false;
 };
 
 // Validates PATH as a pool (EXPECTED_SIZE 0: any size) and fills *OUT.
@@ -41,9 +48,27 @@ struct CreateOptions {
 int read_pool_header(const char *path, uint64_t expected_size, PoolHeader *out,
                      bool quiet_enoent = true);
 
-// Creates the pool file PATH of SIZE bytes (sparse) and writes its header.
+// Creates the pool file PATH of SIZE bytes and writes its header. With
+// LOCKED_FD, the file stays open there with its exclusive owner lock (taken
+// before anything is written); otherwise it is closed.
 int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
-                     PoolHeader *out);
+                     PoolHeader *out, int *locked_fd = nullptr);
+
+// The owner lock of an open file FD of the pool PATH (flock: released when
+// the last descriptor of this open closes, and by the kernel when the
+// process dies): exclusive for a process that opens the pool, shared for a
+// reader. 0, or -EBUSY with a message naming PATH and, where /proc/locks
+// tells it, the process that holds it.
+int lock_pool_file(int fd, const char *path, bool exclusive);
+
+// An existing pool file PATH that is sparse (its blocks do not cover its
+// size) gets its space reserved, unless the environment asks for sparse
+// pools (PTM_POOL_SPARSE=1); when the file system has no room, a warning
+// (once per file and process) and the pool stays as it is.
+void reserve_existing(const char *path);
+
+// The pid of a process that holds a lock on the file FD (0: unknown).
+long pool_lock_holder(int fd);
 
 // Maps PATH (already validated as H) at H.base: shared and writable, or
 // private copy-on-write (tools: the file never changes). 0, or -EADDRINUSE if

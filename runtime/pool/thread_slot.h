@@ -1,9 +1,15 @@
 //===- thread_slot.h - the calling thread's persistent slot -----*- C++ -*-===//
 //
-// A thread claims a free slot of the open pool at its first transaction
-// (thread_slot(); opening the default pool if none is open) and releases it
-// at exit. The slot holds the thread's status word and persistent log
-// (pool_format.h); SlotHandle is the thread's volatile view of it.
+// Slots are leased (docs/pool.md "Deploying"): a thread claims a free slot
+// of the open pool at its first transaction (thread_slot(); opening the
+// default pool if none is open) and keeps it from one transaction to the
+// next, so that the common case costs nothing. A thread that finds every
+// slot taken waits in line (slot_lease.cpp): a holder gives its slot back
+// at the end of its transaction while someone waits, and a slot whose
+// holder runs no transaction is taken from it (REVOKED: it claims another
+// at its next transaction). A slot's log belongs to at most one running
+// transaction, as before. The slot holds the status word and persistent
+// log (pool_format.h); SlotHandle is the holder's volatile view of it.
 //
 // enter_tx/leave_tx bracket every transaction of a persistent library:
 // ptm_close waits until no transaction of the process is inside the pool.
@@ -42,6 +48,10 @@ struct SlotHandle {
   bool heap_work;      // leave_tx has work: frees to settle or a reuse wait
   bool frees_held;     // the attempt released pool memory (heap_adapter.h)
   bool flushed_blocks; // its commit flushed pool blocks it allocated
+  // Set (atomically; beside EPOCH, which enter_tx reads with it) when the
+  // slot was taken from this thread or given back: the next enter_tx
+  // claims one again (slot_lease.cpp).
+  uint8_t revoked;
   uint64_t reuse_wait; // an allocation waits for this reuse stamp (0: none)
   // Log ring (runtime/persist/log_ring.h): the part the next record goes to;
   // the last committed record (its data written back, not yet flushed while
@@ -69,9 +79,13 @@ extern __thread SlotHandle tls_slot;
 // Epoch of the open pool (0: no pool open); a new value at every open.
 extern std::atomic<uint64_t> pool_epoch;
 
-// Claims a slot in the open pool (opening the default pool first if needed);
-// fatal if every slot is taken.
+// Claims a slot in the open pool (opening the default pool first if needed),
+// waiting in line while every slot is taken.
 void claim_slot() __attribute__((noinline));
+// Threads waiting for a slot: holders give theirs back at leave_tx.
+extern std::atomic<uint32_t> slot_waiters;
+// leave_tx while SLOT_WAITERS is not 0.
+void give_slot_back(SlotHandle &s) __attribute__((noinline, cold));
 
 __attribute__((always_inline)) inline SlotHandle &thread_slot() {
   // Epoch 0 is "no slot" (and, in pool_epoch, "no pool open": the first
@@ -92,10 +106,14 @@ __attribute__((always_inline)) inline SlotHandle &enter_tx() {
     std::atomic<uint8_t> &inside = presence[s.presence].inside;
     inside.store(1, std::memory_order_relaxed);
     fence_light();
-    if (__builtin_expect(pool_epoch.load(std::memory_order_relaxed) == s.epoch,
+    if (__builtin_expect(pool_epoch.load(std::memory_order_relaxed) ==
+                                 s.epoch &&
+                             !__atomic_load_n(&s.revoked, __ATOMIC_RELAXED),
                          1))
       return s;
-    inside.store(0, std::memory_order_release); // closed: retry
+    inside.store(0, std::memory_order_release); // closed or revoked: retry
+    if (s.epoch == pool_epoch.load(std::memory_order_relaxed))
+      claim_slot(); // (revoked; a closed pool: thread_slot())
   }
 }
 
@@ -106,6 +124,8 @@ __attribute__((always_inline)) inline void leave_tx(SlotHandle &s) {
   if (__builtin_expect(s.heap_work, 0))
     return leave_tx_heap_work(s);
   presence[s.presence].inside.store(0, std::memory_order_release);
+  if (__builtin_expect(slot_waiters.load(std::memory_order_relaxed) != 0, 0))
+    give_slot_back(s);
 }
 
 } // namespace pool

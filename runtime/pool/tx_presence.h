@@ -23,8 +23,10 @@
 namespace ptm {
 namespace pool {
 
-// Threads that may hold a presence flag at once.
-constexpr uint32_t kMaxPresence = 1024;
+// Threads that may hold a presence flag at once (2 MiB of flags, touched
+// only as far as threads use them: the thread count is bounded by the
+// system, not by the pool's slots).
+constexpr uint32_t kMaxPresence = 32768;
 
 struct alignas(64) PresenceFlag {
   std::atomic<uint8_t> inside;

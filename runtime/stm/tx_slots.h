@@ -29,7 +29,9 @@
 
 namespace ptm {
 
-constexpr unsigned kMaxTxThreads = 256;
+// As many as the pool's presence flags (tx_presence.h): 2 MiB of slots, touched
+// only as far as threads claim them (scans stop at the high water mark).
+constexpr unsigned kMaxTxThreads = 32768;
 
 // Pause in a spin loop; yields the CPU now and then (threads may outnumber
 // cores, and whoever we wait for must get to run).
