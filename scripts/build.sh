@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Configures (once) and builds ptm in BUILD_DIR (default: build/).
+#   scripts/build.sh [TARGET...]   default: `all` and `benchmarks` (every
+#                                  program of bench/; `all` has only those a
+#                                  test runs)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -11,4 +14,7 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-}
 fi
-cmake --build "$build" -j "$jobs"
+if [ $# -eq 0 ]; then
+  set -- all benchmarks
+fi
+cmake --build "$build" -j "$jobs" --target "$@"

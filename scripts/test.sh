@@ -5,5 +5,5 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
-"$root/scripts/build.sh"
+"$root/scripts/build.sh" all # (what the tests run; not every benchmark)
 ctest --test-dir "$build" --output-on-failure -j "${JOBS:-$(nproc)}" "$@"

@@ -14,7 +14,7 @@ of --plot-libs.
 
 Build every library's applications first, e.g.
     cmake -S . -B build-all -DPTM_BENCH_LIBS=all
-    ninja -C build-all benchmarks/stamp/all
+    ninja -C build-all stamp-benchmarks
 and, for --inputs large, yada's million-point mesh:
     ninja -C build-all stamp_yada_large_input
 """
