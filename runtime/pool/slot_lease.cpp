@@ -6,18 +6,22 @@
 // pool_mutex and with the holder outside any transaction:
 //
 //   - it gives the slot back at the end of a transaction while threads wait
-//     (leave_tx sees SLOT_WAITERS);
+//     (a waiting thread sets the holders' HEAP_WORK, so leave_tx, which
+//     tests it anyway, goes to leave_tx_heap_work, which sees SLOT_WAITERS;
+//     a set the holder overwrote is made again every 10 ms);
 //   - a waiting thread takes it from the holder, which runs no transaction
 //     (a thread that ran one and went to sleep would otherwise keep it);
 //   - the holder exits.
 //
 // The taking side is a Dekker pair with enter_tx, as ptm_close is: the
-// taker sets the holder's REVOKED, fence_heavy(), then reads its presence
-// flag; the holder sets its flag, fence_light(), then reads REVOKED. Either
-// the taker sees the holder inside (and undoes the revocation) or the holder
-// sees the revocation (and claims again, waiting for the mutex). A vacated
-// slot goes to the first thread in line (first come, first served: a thread
-// that gave its slot back does not take it again ahead of those waiting).
+// taker marks the holder's EPOCH with kSlotTaken, fence_heavy(), then reads
+// its presence flag; the holder sets its flag, fence_light(), then compares
+// EPOCH with the pool's. Either the taker sees the holder inside (and
+// restores the epoch) or the holder sees the mark (and claims again, waiting
+// for the mutex; it finds the epoch restored, or claims another slot). A
+// vacated slot goes to the first thread in line (first come, first served: a
+// thread that gave its slot back does not take it again ahead of those
+// waiting).
 //
 // Vacating a slot makes its last commit's data durable (LogRing::drain, as
 // at thread exit); the next claim starts the slot at generations above all
@@ -70,8 +74,15 @@ struct Waiter {
 std::deque<Waiter *> line;
 pthread_key_t slot_key;
 
-void set_revoked(SlotHandle &s, uint8_t v) {
-  __atomic_store_n(&s.revoked, v, __ATOMIC_RELAXED);
+void set_epoch(SlotHandle &s, uint64_t epoch) {
+  __atomic_store_n(&s.epoch, epoch, __ATOMIC_RELAXED);
+}
+
+// Asks every holder to look at the line at its next transaction's end.
+void ask_holders() {
+  for (SlotHandle *h : holder)
+    if (h)
+      __atomic_store_n(&h->heap_work, true, __ATOMIC_RELAXED);
 }
 
 // Slot I, free, becomes S's: S's volatile view of it set up.
@@ -111,8 +122,7 @@ void assign(SlotHandle &s, uint32_t i) {
   s.count = 0;
   __atomic_store_n(&s.hdr->claim_gen, s.gen, __ATOMIC_RELEASE);
   persist::persist_range(&s.hdr->claim_gen, sizeof s.hdr->claim_gen);
-  set_revoked(s, 0);
-  s.epoch = pool_epoch.load();
+  set_epoch(s, pool_epoch.load());
 }
 
 // A free slot's index, claimed; false if none is free.
@@ -137,7 +147,7 @@ void vacate(SlotHandle &s) {
   uint32_t i = s.index;
   LogRing::drain(s); // its last commit's data durable
   holder[i] = nullptr;
-  set_revoked(s, 1);
+  set_epoch(s, pool_epoch.load() | kSlotTaken);
   if (line.empty()) {
     slot_claimed[i].store(0, std::memory_order_release);
     return;
@@ -163,10 +173,11 @@ bool take_from_idle_holder() {
     std::atomic<uint8_t> &inside = presence[h->presence].inside;
     if (inside.load(std::memory_order_relaxed))
       continue;
-    set_revoked(*h, 1);
+    uint64_t epoch = pool_epoch.load();
+    set_epoch(*h, epoch | kSlotTaken);
     fence_heavy(); // pairs with enter_tx's fence_light
     if (inside.load(std::memory_order_seq_cst)) {
-      set_revoked(*h, 0); // it entered: keeps its slot
+      set_epoch(*h, epoch); // it entered: keeps its slot
       continue;
     }
     vacate(*h);
@@ -180,12 +191,10 @@ void release_slot_at_exit(void *) {
   free_passed_blocks(/*wait=*/true);
   SlotHandle &s = tls_slot;
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
-  if (s.epoch != 0 && s.epoch == pool_epoch.load() &&
-      !__atomic_load_n(&s.revoked, __ATOMIC_RELAXED))
+  if (s.epoch != 0 && s.epoch == pool_epoch.load())
     vacate(s);
   LogStage::release(s);
-  s.epoch = 0;
-  set_revoked(s, 0);
+  set_epoch(s, 0);
   release_presence(s.presence);
   s.presence = 0;
   tls_log_index.release();
@@ -219,53 +228,59 @@ void claim_slot() {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, create_slot_key);
   std::unique_lock<std::recursive_mutex> lock(pool_mutex);
-  ensure_pool_open();
   SlotHandle &s = tls_slot;
-  if (s.presence == 0)
-    s.presence = claim_presence();
-  pthread_setspecific(slot_key, &s);
-  uint64_t epoch = pool_epoch.load();
-  if (s.epoch == epoch && !__atomic_load_n(&s.revoked, __ATOMIC_RELAXED))
-    return; // a revocation undone: still its slot
-  s.epoch = 0;
-  uint32_t i;
-  if (line.empty() && take_free(&i)) {
-    assign(s, i);
-    holder[i] = &s;
-    return;
-  }
-  if (service_slots >= open_view.header.slot_count)
-    fatal("the pool has %u thread slot(s), all held by the runtime's own "
-          "threads (buffered durability's persister): no transaction can "
-          "run; create the pool with more (ptm-pool create --slots, "
-          "PTM_POOL_SLOTS)",
-          open_view.header.slot_count);
-  // In line until a slot is vacated for it (or the pool closes).
-  Waiter w;
-  w.s = &s;
-  line.push_back(&w);
-  slot_waiters.fetch_add(1, std::memory_order_seq_cst);
-  stat_add(this_thread().stats->slot_waits);
-  take_from_idle_holder();
-  while (!w.granted && pool_epoch.load() == epoch) {
-    if (w.cv.wait_for(lock, std::chrono::milliseconds(10)) ==
-            std::cv_status::timeout &&
-        !w.granted)
-      take_from_idle_holder();
-  }
-  slot_waiters.fetch_sub(1, std::memory_order_seq_cst);
-  if (!w.granted) // closed (end_slot_leases emptied the line)
+  // Until the thread holds a slot of the open pool (a pool closed while it
+  // waits: the default pool, as for any transaction with none open).
+  for (;;) {
+    ensure_pool_open();
+    if (s.presence == 0)
+      s.presence = claim_presence();
+    pthread_setspecific(slot_key, &s);
+    uint64_t epoch = pool_epoch.load();
+    if (s.epoch == epoch)
+      return; // a taking undone: still its slot
+    set_epoch(s, 0);
+    uint32_t i;
+    if (line.empty() && take_free(&i)) {
+      assign(s, i);
+      holder[i] = &s;
+      return;
+    }
+    if (service_slots >= open_view.header.slot_count)
+      fatal("the pool has %u thread slot(s), all held by the runtime's own "
+            "threads (buffered durability's persister): no transaction can "
+            "run; create the pool with more (ptm-pool create --slots, "
+            "PTM_POOL_SLOTS)",
+            open_view.header.slot_count);
+    // In line until a slot is vacated for it (or the pool closes).
+    Waiter w;
+    w.s = &s;
+    line.push_back(&w);
+    slot_waiters.fetch_add(1, std::memory_order_seq_cst);
+    stat_add(this_thread().stats->slot_waits);
+    if (!take_from_idle_holder())
+      ask_holders();
+    while (!w.granted && pool_epoch.load() == epoch) {
+      if (w.cv.wait_for(lock, std::chrono::milliseconds(10)) ==
+              std::cv_status::timeout &&
+          !w.granted && !take_from_idle_holder())
+        ask_holders();
+    }
+    slot_waiters.fetch_sub(1, std::memory_order_seq_cst);
+    if (w.granted)
+      return;
+    // Closed (end_slot_leases emptied the line).
     for (auto it = line.begin(); it != line.end(); ++it)
       if (*it == &w) {
         line.erase(it);
         break;
       }
+  }
 }
 
 void give_slot_back(SlotHandle &s) {
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
-  if (!line.empty() && s.epoch == pool_epoch.load() &&
-      !__atomic_load_n(&s.revoked, __ATOMIC_RELAXED)) {
+  if (!line.empty() && s.epoch == pool_epoch.load()) {
     vacate(s);
     stat_add(this_thread().stats->slots_given);
   }

@@ -259,7 +259,9 @@ void speculative_finish(SlotHandle &s, const uint64_t *deps, size_t n) {
 
 void speculative_thread_exit() {
   // Its queue written (the persister's buffers are freed after each round).
-  if (buffered && tls_slot.epoch == pool_epoch.load() && tls_queued != 0)
+  // (a slot taken from the thread or given back: still this pool's queue)
+  if (buffered && (tls_slot.epoch & ~kSlotTaken) == pool_epoch.load() &&
+      tls_queued != 0)
     persister_sync(tls_queued);
   tls_queued = 0;
 }

@@ -6,8 +6,11 @@
 // next, so that the common case costs nothing. A thread that finds every
 // slot taken waits in line (slot_lease.cpp): a holder gives its slot back
 // at the end of its transaction while someone waits, and a slot whose
-// holder runs no transaction is taken from it (REVOKED: it claims another
-// at its next transaction). A slot's log belongs to at most one running
+// holder runs no transaction is taken from it (its EPOCH marked
+// kSlotTaken: it claims another at its next transaction). Neither costs the
+// common case anything: enter_tx compares the epoch as it always did, and a
+// waiting thread asks the holders through HEAP_WORK, which leave_tx tests
+// anyway. A slot's log belongs to at most one running
 // transaction, as before. The slot holds the status word and persistent
 // log (pool_format.h); SlotHandle is the holder's volatile view of it.
 //
@@ -42,16 +45,17 @@ struct SlotHandle {
   uint64_t gen;           // generation of the current (or last) transaction
   uint64_t count;         // records of the current transaction
   uint64_t logged;        // entries of the current transaction (ptm_stats)
-  uint64_t epoch;         // pool epoch the slot belongs to (0: none)
+  // Pool epoch the slot belongs to (0: none; with kSlotTaken: taken from
+  // this thread or given back). Other threads write it (atomically, under
+  // pool_mutex) only to mark the slot taken (slot_lease.cpp).
+  uint64_t epoch;
   uint32_t index;
-  uint32_t presence;   // the thread's presence flag (tx_presence.h; 0: none)
-  bool heap_work;      // leave_tx has work: frees to settle or a reuse wait
+  uint32_t presence; // the thread's presence flag (tx_presence.h; 0: none)
+  // leave_tx has work: frees to settle, a reuse wait, or (set by a thread
+  // waiting for a slot) a look at the line.
+  bool heap_work;
   bool frees_held;     // the attempt released pool memory (heap_adapter.h)
   bool flushed_blocks; // its commit flushed pool blocks it allocated
-  // Set (atomically; beside EPOCH, which enter_tx reads with it) when the
-  // slot was taken from this thread or given back: the next enter_tx
-  // claims one again (slot_lease.cpp).
-  uint8_t revoked;
   uint64_t reuse_wait; // an allocation waits for this reuse stamp (0: none)
   // Log ring (runtime/persist/log_ring.h): the part the next record goes to;
   // the last committed record (its data written back, not yet flushed while
@@ -76,21 +80,24 @@ struct SlotHandle {
 };
 
 extern __thread SlotHandle tls_slot;
+// In a handle's EPOCH: its slot was taken or given back (never a pool
+// epoch, so enter_tx's compare fails and the thread claims again).
+constexpr uint64_t kSlotTaken = 1ull << 63;
 // Epoch of the open pool (0: no pool open); a new value at every open.
 extern std::atomic<uint64_t> pool_epoch;
 
 // Claims a slot in the open pool (opening the default pool first if needed),
 // waiting in line while every slot is taken.
 void claim_slot() __attribute__((noinline));
-// Threads waiting for a slot: holders give theirs back at leave_tx.
+// Threads waiting for a slot (they set the holders' HEAP_WORK): a holder
+// gives its slot back at leave_tx_heap_work.
 extern std::atomic<uint32_t> slot_waiters;
-// leave_tx while SLOT_WAITERS is not 0.
 void give_slot_back(SlotHandle &s) __attribute__((noinline, cold));
 
 __attribute__((always_inline)) inline SlotHandle &thread_slot() {
   // Epoch 0 is "no slot" (and, in pool_epoch, "no pool open": the first
   // transaction of a program that opened none opens the default pool).
-  uint64_t e = tls_slot.epoch;
+  uint64_t e = __atomic_load_n(&tls_slot.epoch, __ATOMIC_RELAXED);
   if (__builtin_expect(
           e == 0 || e != pool_epoch.load(std::memory_order_relaxed), 0))
     claim_slot();
@@ -106,14 +113,14 @@ __attribute__((always_inline)) inline SlotHandle &enter_tx() {
     std::atomic<uint8_t> &inside = presence[s.presence].inside;
     inside.store(1, std::memory_order_relaxed);
     fence_light();
+    // (Dekker with a thread taking the slot, too: it marks EPOCH, fences,
+    // then reads the flag; slot_lease.cpp)
     if (__builtin_expect(pool_epoch.load(std::memory_order_relaxed) ==
-                                 s.epoch &&
-                             !__atomic_load_n(&s.revoked, __ATOMIC_RELAXED),
+                             __atomic_load_n(&s.epoch, __ATOMIC_RELAXED),
                          1))
       return s;
-    inside.store(0, std::memory_order_release); // closed or revoked: retry
-    if (s.epoch == pool_epoch.load(std::memory_order_relaxed))
-      claim_slot(); // (revoked; a closed pool: thread_slot())
+    // Closed, or the slot taken: thread_slot() claims one again.
+    inside.store(0, std::memory_order_release);
   }
 }
 
@@ -124,8 +131,6 @@ __attribute__((always_inline)) inline void leave_tx(SlotHandle &s) {
   if (__builtin_expect(s.heap_work, 0))
     return leave_tx_heap_work(s);
   presence[s.presence].inside.store(0, std::memory_order_release);
-  if (__builtin_expect(slot_waiters.load(std::memory_order_relaxed) != 0, 0))
-    give_slot_back(s);
 }
 
 } // namespace pool
