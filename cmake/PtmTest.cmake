@@ -1,18 +1,45 @@
 # Test programs built WITHOUT the plugin (C++ calling the ABI directly) and
 # the tests that run them; test/unit, test/pool and test/stm use these.
 #
-# ptm_test_executable(NAME LIBTARGET [OPTIONS opts...] SOURCES src...)
+# ptm_test_executable(NAME LIBTARGET [SHARED_OBJECTS] [OPTIONS opts...]
+#                     SOURCES src...)
 #   NAME from SOURCES, linked against the runtime library target LIBTARGET,
 #   with the repository and ptm.h on the include path, warnings on, the
 #   optimization switches in effect (PTM_OPT_DEFINITIONS) and OPTIONS; the
-#   binary lands in the current binary folder.
+#   binary lands in the current binary folder. SHARED_OBJECTS: SOURCES are
+#   compiled once per folder and OPTIONS, in an object library every such
+#   executable of the folder links (the pool tests build the same sources
+#   against each library; LIBTARGET then may add nothing to the compile but
+#   the include path, and NAME's compile settings must not change later).
 function(ptm_test_executable name libtarget)
-  cmake_parse_arguments(T "" "" "OPTIONS;SOURCES" ${ARGN})
-  add_executable(${name} ${T_SOURCES})
-  target_include_directories(${name} PRIVATE ${PTM_INCLUDE_DIR}
-                                             ${CMAKE_SOURCE_DIR})
-  target_compile_options(${name} PRIVATE ${PTM_WARNING_FLAGS} ${T_OPTIONS})
-  target_compile_definitions(${name} PRIVATE ${PTM_OPT_DEFINITIONS})
+  cmake_parse_arguments(T "SHARED_OBJECTS" "" "OPTIONS;SOURCES" ${ARGN})
+  set(target ${name})
+  if(T_SHARED_OBJECTS)
+    foreach(p INTERFACE_COMPILE_DEFINITIONS INTERFACE_COMPILE_OPTIONS)
+      get_target_property(v ${libtarget} ${p})
+      if(v)
+        message(FATAL_ERROR "ptm_test_executable(${name} SHARED_OBJECTS): "
+                            "${libtarget} has ${p} (${v})")
+      endif()
+    endforeach()
+    string(MD5 key "${CMAKE_CURRENT_SOURCE_DIR};${T_SOURCES};${T_OPTIONS}")
+    set(target ptm_test_objects_${key})
+    add_executable(${name} $<TARGET_OBJECTS:${target}>)
+    if(TARGET ${target})
+      set(target) # (compiled already)
+    else()
+      add_library(${target} OBJECT ${T_SOURCES})
+    endif()
+  else()
+    add_executable(${name} ${T_SOURCES})
+  endif()
+  if(target)
+    target_include_directories(${target} PRIVATE ${PTM_INCLUDE_DIR}
+                                                 ${CMAKE_SOURCE_DIR})
+    target_compile_options(${target} PRIVATE ${PTM_WARNING_FLAGS}
+                                             ${T_OPTIONS})
+    target_compile_definitions(${target} PRIVATE ${PTM_OPT_DEFINITIONS})
+  endif()
   target_link_libraries(${name} PRIVATE ${libtarget} Threads::Threads)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                            ${CMAKE_CURRENT_BINARY_DIR})

@@ -3,16 +3,15 @@
 // Slots are leased (docs/pool.md "Deploying"): a thread claims a free slot
 // of the open pool at its first transaction (thread_slot(); opening the
 // default pool if none is open) and keeps it from one transaction to the
-// next, so that the common case costs nothing. A thread that finds every
-// slot taken waits in line (slot_lease.cpp): a holder gives its slot back
-// at the end of its transaction while someone waits, and a slot whose
-// holder runs no transaction is taken from it (its EPOCH marked
-// kSlotTaken: it claims another at its next transaction). Neither costs the
-// common case anything: enter_tx compares the epoch as it always did, and a
-// waiting thread asks the holders through HEAP_WORK, which leave_tx tests
-// anyway. A slot's log belongs to at most one running
-// transaction, as before. The slot holds the status word and persistent
-// log (pool_format.h); SlotHandle is the holder's volatile view of it.
+// next. A thread that finds every slot taken waits in line (slot_lease.cpp):
+// a holder gives its slot back at the end of its transaction while someone
+// waits, and a slot whose holder runs no transaction is taken from it (its
+// EPOCH marked kSlotTaken: it claims another at its next transaction). The
+// common case pays nothing for either: enter_tx compares the epoch as it
+// always did, and a waiting thread asks the holders through HEAP_WORK,
+// which leave_tx tests anyway. A slot's log belongs to at most one running
+// transaction. The slot holds the status word and persistent log
+// (pool_format.h); SlotHandle is the holder's volatile view of it.
 //
 // enter_tx/leave_tx bracket every transaction of a persistent library:
 // ptm_close waits until no transaction of the process is inside the pool.

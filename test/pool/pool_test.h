@@ -11,6 +11,7 @@
 #include "ptm_abi.h"
 #include "runtime/pool/pool_file.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,18 @@ inline std::string temp_pool_path(const char *tag) {
            counter++);
   unlink(buf);
   return buf;
+}
+
+// The sum of the words of ARRAY (a bank's accounts), read in one
+// transaction.
+template <size_t N> uint64_t tx_sum(const uint64_t (&array)[N]) {
+  uint64_t sum = 0;
+  run_tx([&] {
+    sum = 0;
+    for (const uint64_t &w : array)
+      sum += __ptm_read_8(&w);
+  });
+  return sum;
 }
 
 // B - A, field by field (ptm_stats_t is a sequence of uint64_t).

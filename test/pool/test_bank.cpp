@@ -63,15 +63,7 @@ static void worker(int t, int n) {
   }
 }
 
-static uint64_t audit() {
-  uint64_t sum = 0;
-  run_tx([&] {
-    sum = 0;
-    for (auto &a : root->accounts)
-      sum += __ptm_read_8(&a);
-  });
-  return sum;
-}
+static uint64_t audit() { return tx_sum(root->accounts); }
 
 int main(int argc, char **argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 2;

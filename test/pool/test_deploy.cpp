@@ -96,15 +96,7 @@ void transfer(Root *root, std::mt19937 &rng) {
   });
 }
 
-uint64_t total(Root *root) {
-  uint64_t sum = 0;
-  run_tx([&] {
-    sum = 0;
-    for (auto &a : root->accounts)
-      sum += __ptm_read_8(&a);
-  });
-  return sum;
-}
+uint64_t total(Root *root) { return tx_sum(root->accounts); }
 
 ptm_stats_t total_stats() {
   ptm_stats_t s;
