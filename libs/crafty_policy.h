@@ -453,6 +453,10 @@ struct CraftyT : ReadsInPlace<PersistentPolicyBase<Self, IpOptions>> {
       persist::clwb(&s.hdr->floor);
       persist::sfence();
     }
+    // (The global lock's log, extended: superseded by that floor, recovery
+    // never reads it again.)
+    if (__builtin_expect(s.ext != nullptr, 0))
+      LogExtension::release(s);
     pending[s.index].order.store(0, std::memory_order_release);
     return finish(c);
   }

@@ -49,9 +49,11 @@ const char *mutation_name(Mutation m) {
   case Mutation::DropFence:
     return "drop-fence";
   case Mutation::DropClwb:
+    return "drop-clwb";
+  case Mutation::UnflushedExtension:
     break;
   }
-  return "drop-clwb";
+  return "unflushed-extension";
 }
 
 bool read_config(Config *out, std::string *error) {
@@ -99,10 +101,16 @@ bool read_config(Config *out, std::string *error) {
       c.mutation = Mutation::DropFence;
     else if (kind == "drop-clwb")
       c.mutation = Mutation::DropClwb;
-    if (c.mutation == Mutation::Off || !colon ||
-        !parse_u64(colon + 1, &c.mutate_nth) || c.mutate_nth == 0) {
+    else if (kind == "unflushed-extension" && !colon)
+      c.mutation = Mutation::UnflushedExtension;
+    bool counted =
+        c.mutation == Mutation::DropFence || c.mutation == Mutation::DropClwb;
+    if (c.mutation == Mutation::Off ||
+        (counted && (!colon || !parse_u64(colon + 1, &c.mutate_nth) ||
+                     c.mutate_nth == 0))) {
       *error = std::string("PTM_CRASH_MUTATE='") + v +
-               "' is not drop-fence:N or drop-clwb:N (N >= 1)";
+               "' is not drop-fence:N, drop-clwb:N (N >= 1) or "
+               "unflushed-extension";
       return false;
     }
   }

@@ -13,7 +13,8 @@
 //   PTM_CRASH_COUNT=1       print the number of events at exit
 //   PTM_CRASH_MUTATE=K:N    a deliberately broken persistence layer:
 //                           drop-fence:N / drop-clwb:N ignore the N-th fence /
-//                           clwb of every transaction
+//                           clwb of every transaction; unflushed-extension
+//                           links a log extension before writing it back
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_CRASH_SIM_CONFIG_H
@@ -26,7 +27,7 @@ namespace ptm {
 namespace crash_sim {
 
 enum class Mode : uint8_t { None, All, Random };
-enum class Mutation : uint8_t { Off, DropFence, DropClwb };
+enum class Mutation : uint8_t { Off, DropFence, DropClwb, UnflushedExtension };
 
 struct Config {
   uint64_t crash_at = 0; // 0: never crash

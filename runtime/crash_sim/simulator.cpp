@@ -206,8 +206,9 @@ void freeze_other_threads() {
       newest[f.off] = f.data;
   std::string commandline = command_line();
   std::string mutation =
-      s.config.mutation == Mutation::Off
-          ? std::string()
+      s.config.mutation == Mutation::Off ? std::string()
+      : s.config.mutation == Mutation::UnflushedExtension
+          ? " PTM_CRASH_MUTATE=unflushed-extension"
           : " PTM_CRASH_MUTATE=" +
                 std::string(mutation_name(s.config.mutation)) + ":" +
                 std::to_string(s.config.mutate_nth);
@@ -340,6 +341,13 @@ extern "C" void ptm_persist_observe_fence(void) {
 }
 
 extern "C" void ptm_persist_observe_unit(void) { ++ptm::crash_sim::tls_unit; }
+
+extern "C" int ptm_persist_seeded_unflushed_extension(void) {
+  ptm::crash_sim::State &s = ptm::crash_sim::state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return s.tracking &&
+         s.config.mutation == ptm::crash_sim::Mutation::UnflushedExtension;
+}
 
 extern "C" uint64_t ptm_crash_sim_events(void) {
   ptm::crash_sim::State &s = ptm::crash_sim::state();

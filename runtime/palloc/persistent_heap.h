@@ -126,6 +126,13 @@ public:
   // back to the free set.
   bool has_reservations(unsigned thread) const;
   void end_attempt(unsigned thread);
+  // Log extensions (runtime/persist/log_extension.h): a run of free chunks
+  // of at least BYTES (*LENT: its size, whole chunks) lent to the caller
+  // without being allocated: out of the free set, nothing written, so the
+  // metadata still says free and a crash gives it back. nullptr if the heap
+  // has no such run. return_run puts it back in the free set.
+  void *lend_run(size_t bytes, size_t *lent);
+  void return_run(void *p, size_t bytes);
   // Usable bytes of the block at PTR (0 if PTR is not a block start).
   size_t usable_size(const void *ptr) const;
   // True if PTR is inside the heap's block area.

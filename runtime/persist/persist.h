@@ -64,6 +64,7 @@
 extern "C" void ptm_persist_observe_flush(const void *line);
 extern "C" void ptm_persist_observe_fence(void);
 extern "C" void ptm_persist_observe_unit(void);
+extern "C" int ptm_persist_seeded_unflushed_extension(void);
 #endif
 
 namespace ptm {
@@ -198,6 +199,17 @@ __attribute__((always_inline)) inline void fenced_by_rmw() {
 __attribute__((always_inline)) inline void begin_unit() {
 #if PTM_PERSIST_HOOKS
   ptm_persist_observe_unit();
+#endif
+}
+
+// The crash simulator's seeded bug PTM_CRASH_MUTATE=unflushed-extension: a
+// log extension is linked before its lines are written back (the test
+// variants only; false otherwise).
+__attribute__((always_inline)) inline bool seeded_unflushed_extension() {
+#if PTM_PERSIST_HOOKS
+  return ptm_persist_seeded_unflushed_extension() != 0;
+#else
+  return false;
 #endif
 }
 

@@ -121,6 +121,8 @@ struct PersistentRedoLog {
   static void discard(pool::SlotHandle &s) {
     stat_add(this_thread().stats->log_entries, s.logged);
     s.count = 0;
+    if (__builtin_expect(s.ext != nullptr, 0))
+      LogExtension::release(s);
   }
 
   // The key of the entry holding the byte at A: its chunk in the chunk space
@@ -451,6 +453,10 @@ struct PersistentRedoLog {
     if (!publish<true, SkipRewritten>(s, order, sealed))
       return false;
     write_back_listed(s);
+    if (__builtin_expect(s.ext != nullptr, 0)) {
+      LogExtension::retire_ring(s, order); // (durable and idle at once)
+      return true;
+    }
     if constexpr (SkipRewritten) // (for flush_last_listed)
       tls_log_index.keep_last();
     // Only now (its data in place) may another thread write them back for
@@ -726,6 +732,8 @@ private:
     persist::clwb(&s.hdr->status);
     persist::sfence();
     s.count = 0;
+    if (__builtin_expect(s.ext != nullptr, 0))
+      LogExtension::release(s);
   }
 
   static pool::LogEntry &entry_for(pool::SlotHandle &s, uint64_t word) {
@@ -747,8 +755,6 @@ private:
 
   // A new entry for WORD, outside the pool's data (outside_entries.h).
   static pool::LogEntry &new_outside_entry(pool::SlotHandle &s, uint64_t word) {
-    if (__builtin_expect(tls_outside.count == s.slot_capacity, 0))
-      slot_log_overflow(s);
     uint64_t r = tls_outside.add();
     tls_log_index.insert(word, r);
     ++s.logged;

@@ -26,7 +26,8 @@
 // Other addresses get word entries as above.
 // Recovery (pool/recovery.cpp) restores the valid entries of the slot's
 // generation newest first. A transaction that needs more entries than the
-// slot holds is a fatal error naming the limit.
+// slot holds moves its log to a log extension (log_extension.h), released
+// once the slot is idle again.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_PERSISTENT_UNDO_LOG_H
@@ -35,6 +36,7 @@
 #include "runtime/base/report.h"
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/persist/log_extension.h"
 #include "runtime/persist/log_ring.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/slot_log_index.h"
@@ -51,9 +53,11 @@ slot_log_overflow(const pool::SlotHandle &s) {
   TxThread &tx = this_thread();
   fatal("the transaction begun at %s needs more than %llu log entries, the "
         "capacity of a thread slot of this pool (slot size %llu bytes, 32 "
-        "bytes per logged word); create the pool with larger slots "
-        "(ptm-pool create --slot-size, or PTM_POOL_SLOT_SIZE for a pool the "
-        "runtime creates)",
+        "bytes per logged word), the limit under buffered durability and "
+        "with sp3 (their persister writes a transaction as one slot's "
+        "record; strict durability extends the log into the heap); create "
+        "the pool with larger slots (ptm-pool create --slot-size, or "
+        "PTM_POOL_SLOT_SIZE for a pool the runtime creates)",
         tx.where ? tx.where : "?", (unsigned long long)s.slot_capacity,
         (unsigned long long)(s.slot_capacity * sizeof(pool::LogEntry) +
                              sizeof(pool::SlotHeader)));
@@ -69,7 +73,8 @@ word_mask(uintptr_t word, uintptr_t lo, uintptr_t hi) {
 
 // The log has no room for COUNT more records: a log ring's record that is
 // not open yet opens (LogRing::open); one that is takes the whole slot
-// (LogRing::spill) if that is enough; else fatal.
+// (LogRing::spill); a record larger than the slot moves to a log extension
+// (log_extension.h).
 __attribute__((noinline)) inline void slot_log_full(pool::SlotHandle &s,
                                                     uint64_t count) {
   if (s.capacity == 0) {
@@ -77,9 +82,12 @@ __attribute__((noinline)) inline void slot_log_full(pool::SlotHandle &s,
     if (count <= s.capacity)
       return;
   }
-  if (s.capacity < s.slot_capacity && s.count + count <= s.slot_capacity)
-    return LogRing::spill(s);
-  slot_log_overflow(s);
+  if (s.capacity < s.slot_capacity) {
+    LogRing::spill(s);
+    if (s.count + count <= s.capacity)
+      return;
+  }
+  LogExtension::grow(s, count);
 }
 
 // The slot's next COUNT records, checked against its capacity.
@@ -156,7 +164,7 @@ struct PersistentUndoLog {
     uintptr_t hi = lo + n;
     for (uintptr_t word = lo & ~uintptr_t(7); word < hi; word += 8) {
       if (__builtin_expect(s.count == s.capacity, 0))
-        slot_log_overflow(s);
+        slot_log_full(s, 1);
       pool::LogEntry &e = s.entries[s.count++];
       ++s.logged;
       uint64_t old;
@@ -241,6 +249,8 @@ private:
                      __ATOMIC_RELEASE);
     persist::clwb(&s.hdr->status);
     persist::sfence();
+    if (__builtin_expect(s.ext != nullptr, 0))
+      LogExtension::release(s);
   }
 };
 

@@ -65,9 +65,11 @@ struct SlotLogIndex {
   Key *last_keys = nullptr; // KEYS at the last keep_last (same capacity)
   uint64_t nlast = 0;
 
-  // A new, empty index able to hold CAPACITY entries.
+  // A new, empty index able to hold CAPACITY entries (an allocation grown
+  // far beyond it by a log extension, reserve, is given back).
   void reset(uint64_t capacity) {
-    if (__builtin_expect(allocated < 2 * capacity, 0))
+    if (__builtin_expect(allocated < 2 * capacity || allocated > 64 * capacity,
+                         0))
       allocate(capacity);
     if (nkeys != 0)
       summary.clear();
@@ -123,6 +125,30 @@ struct SlotLogIndex {
     nlast = nkeys;
   }
 
+  // Room for CAPACITY entries, the keys kept.
+  __attribute__((noinline, cold)) void reserve(uint64_t capacity) {
+    if (allocated >= 2 * capacity)
+      return;
+    uint64_t n = allocated ? allocated : kMinBuckets;
+    while (n < 2 * capacity)
+      n *= 2;
+    auto *b = static_cast<Bucket *>(calloc(n, sizeof(Bucket)));
+    auto *k = static_cast<Key *>(realloc(keys, n * sizeof(Key)));
+    auto *l =
+        k ? static_cast<Key *>(realloc(last_keys, n * sizeof(Key))) : nullptr;
+    if (!b || !k || !l)
+      fatal("out of memory for a slot log index of %llu entries",
+            (unsigned long long)capacity);
+    free(buckets);
+    buckets = b;
+    keys = k;
+    last_keys = l;
+    allocated = n;
+    stamp = 1;
+    for (uint64_t i = 0; i < nkeys; ++i)
+      place(keys[i].key, keys[i].record & ~kChunkKey);
+  }
+
   void release() {
     free(buckets);
     free(keys);
@@ -153,12 +179,12 @@ private:
     }
   }
 
-  // Doubles the table in use (the allocation holds 2 * capacity buckets,
-  // and no transaction has more keys than its slot has entries).
+  // Doubles the table in use, and the allocation if the table fills it (a
+  // transaction with more keys than its slot has entries: its log extends,
+  // log_extension.h, or it wrote that many words outside the pool).
   __attribute__((noinline, cold)) void enlarge() {
     if (2 * (mask + 1) > allocated)
-      fatal("slot log index: %llu keys in a table of %llu buckets",
-            (unsigned long long)nkeys, (unsigned long long)allocated);
+      reserve(allocated);
     mask = 2 * mask + 1;
     next_stamp();
     for (uint64_t i = 0; i < nkeys; ++i)

@@ -299,11 +299,11 @@ int read_pool_header(const char *path, uint64_t expected_size, PoolHeader *out,
               "truncated: the file has %llu bytes, less than the %llu-byte "
               "pool header",
               (unsigned long long)file_size, (unsigned long long)kHeaderSize);
-  } else if (h.version != kVersion) {
+  } else if (h.version < kOldestVersion || h.version > kVersion) {
     rc = fail(path, EINVAL,
               "incompatible version: the pool has format version %u, this "
-              "library reads version %u",
-              h.version, kVersion);
+              "library reads versions %u to %u",
+              h.version, kOldestVersion, kVersion);
   } else if (h.checksum != header_checksum(h)) {
     rc = fail(path, EINVAL, "bad header checksum: the pool header is damaged");
   } else if (h.header_size != kHeaderSize || h.slots_offset != kSlotsOffset ||

@@ -6,7 +6,8 @@
 //   heap_offset       the persistent heap, up to the end of the pool
 //
 // A thread slot is two cache lines of SlotHeader (three record headers:
-// version 3) followed by 32-byte LogEntry records: word entries (one record),
+// version 3; the link to a log extension: version 6) followed by 32-byte
+// LogEntry records: word entries (one record),
 // chunk entries of coarse-grained logging (a header record + the chunk's
 // bytes, whole cache lines) and padding records (version 2). Record header 0
 // describes a log that starts at the first entry (undo logs, one-record redo
@@ -27,8 +28,10 @@ namespace pool {
 constexpr char kMagic[8] = {'P', 'T', 'M', 'P', 'O', 'O', 'L', '\0'};
 // 2: chunk entries, heap granularity; 3: log ring (three record headers);
 // 4: multilinear entry checks (entry_check); 5: heap version 2 (the cover
-// bitmap of large blocks, docs/palloc.md)
-constexpr uint32_t kVersion = 5;
+// bitmap of large blocks, docs/palloc.md); 6: log extensions (LOG_EXT).
+// A version-5 pool is read as it is (its LOG_EXT words are 0).
+constexpr uint32_t kVersion = 6;
+constexpr uint32_t kOldestVersion = 5;
 constexpr uint64_t kHeaderSize = 4096;
 constexpr uint64_t kRootOffset = 4096;
 constexpr uint64_t kSlotsOffset = 8192;
@@ -140,9 +143,28 @@ struct alignas(64) SlotHeader {
   // new stream of the slot takes the next one, so a record of an older
   // stream, left in the entries, is never taken for one of this stream's.
   uint64_t stream_epoch;
-  uint64_t reserved[2]; // 0
+  // Record header 0's log extension (docs/pool.md "Log extensions"): the
+  // offset from the pool's base of a LogExtensionHeader in the heap whose
+  // records replace the slot's entries for record header 0 (0: none).
+  uint64_t log_ext;
+  uint64_t reserved; // 0
 };
 static_assert(sizeof(SlotHeader) == 128, "two cache lines");
+
+// The first line of a log extension: a run of the heap's free chunks that a
+// transaction whose log outgrew its slot took out of the heap's volatile
+// free set (never allocated in the heap's metadata, so a crash gives it back
+// by itself). Its CAPACITY records follow this line. CHECK =
+// extension_check(): a link to a line that is not a whole header is damage.
+struct alignas(64) LogExtensionHeader {
+  uint64_t magic;    // kLogExtMagic
+  uint64_t slot;     // the thread slot that links it
+  uint64_t capacity; // records after this line
+  uint64_t check;    // extension_check(slot, capacity)
+  uint64_t reserved[4];
+};
+static_assert(sizeof(LogExtensionHeader) == 64, "one cache line");
+constexpr uint64_t kLogExtMagic = 0x5458454c4d5450ull; // "PTMLEXT"
 
 inline RecordHeader &record_header(SlotHeader &h, unsigned part) {
   static_assert(sizeof(RecordHeader) == 32 &&
@@ -332,6 +354,10 @@ inline uint64_t header_checksum(const PoolHeader &h) {
     x *= 0x100000001b3ull;
   }
   return x;
+}
+
+inline uint64_t extension_check(uint64_t slot, uint64_t capacity) {
+  return mix64(kLogExtMagic ^ mix64(slot * kCheckKeys[0] + capacity)) | 1;
 }
 
 inline uint64_t slot_capacity(uint64_t slot_size) {

@@ -32,6 +32,27 @@ struct PoolView {
                                         sizeof(SlotHeader));
   }
   uint64_t capacity() const { return slot_capacity(header.slot_size); }
+  // Where record header 0 of slot I keeps its records: the slot's entries,
+  // or the log extension its LOG_EXT names (pool_format.h). *CAP: how many
+  // records. nullptr if LOG_EXT names no whole extension of slot I inside
+  // the heap (damage).
+  const LogEntry *record0(uint32_t i, uint64_t *cap) const {
+    uint64_t off = slot(i)->log_ext;
+    if (off == 0) {
+      *cap = capacity();
+      return entries(i);
+    }
+    if (off % alignof(LogExtensionHeader) != 0 || off < header.heap_offset ||
+        off > header.pool_size - sizeof(LogExtensionHeader))
+      return nullptr;
+    const auto *h = reinterpret_cast<const LogExtensionHeader *>(base + off);
+    uint64_t room = (header.pool_size - off - sizeof *h) / sizeof(LogEntry);
+    if (h->magic != kLogExtMagic || h->slot != i || h->capacity > room ||
+        h->check != extension_check(i, h->capacity))
+      return nullptr;
+    *cap = h->capacity;
+    return reinterpret_cast<const LogEntry *>(h + 1);
+  }
   char *heap() const { return base + header.heap_offset; }
   uint64_t heap_size() const { return header.pool_size - header.heap_offset; }
 

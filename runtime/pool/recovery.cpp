@@ -42,8 +42,20 @@ SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part,
     s.state = kIdle;
     return s;
   }
-  const LogEntry *e = view.entries(index) + s.begin;
   uint64_t cap = view.capacity() - s.begin;
+  const LogEntry *e = view.entries(index) + s.begin;
+  if (part == 0 && s.state != kIdle && s.state != kRedoStream) {
+    e = view.record0(index, &cap);
+    if (!e) {
+      s.damaged = true;
+      snprintf(s.problem, sizeof s.problem,
+               "thread slot %u: its log extension link (offset %llu) names "
+               "no log extension of the slot",
+               index, (unsigned long long)view.slot(index)->log_ext);
+      return s;
+    }
+  }
+  s.log = e;
   // Counts the valid entry X (padding records are not entries).
   auto take = [&](const LogEntry &x) {
     s.records += entry_records(x);
@@ -76,7 +88,7 @@ SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part,
       return false;
     s.damaged = true;
     snprintf(s.problem, sizeof s.problem,
-             "thread slot %u: %s of %llu entries exceeds the slot capacity "
+             "thread slot %u: %s of %llu entries exceeds the log capacity "
              "%llu (record %u)",
              index, what, (unsigned long long)s.declared,
              (unsigned long long)cap, part);
@@ -276,6 +288,22 @@ void mark_idle(const PoolView &view, const SlotScan &s) {
   __atomic_store_n(&h.status, slot_status(kIdle, s.gen), __ATOMIC_RELEASE);
   persist::clwb(&h.status);
   persist::sfence();
+}
+
+// Every record idle: no log extension is needed; the links go (the heap
+// may hand their memory out again).
+void clear_links(const PoolView &view) {
+  bool any = false;
+  for (uint32_t i = 0; i < view.header.slot_count; ++i) {
+    SlotHeader &h = *view.slot(i);
+    if (h.log_ext == 0)
+      continue;
+    __atomic_store_n(&h.log_ext, uint64_t(0), __ATOMIC_RELEASE);
+    persist::clwb(&h.log_ext);
+    any = true;
+  }
+  if (any)
+    persist::sfence();
 }
 
 // Every record idle: the floors go back to 0 (the commit orders of the next
@@ -492,6 +520,7 @@ int recover(const PoolView &view, const char *path, RecoveryStats *stats,
     }
   }
   clear_floors(view);
+  clear_links(view);
   return 0;
 }
 

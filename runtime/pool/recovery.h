@@ -18,6 +18,9 @@
 // dependencies are kept (or at or below the floor) are kept, the others
 // dropped; the kept ones are replayed with the committed records, all in
 // commit order, then the slot goes idle (docs/pool.md "Speculative log").
+// Record header 0's records may be in a log extension (SlotHeader::log_ext,
+// docs/pool.md "Log extensions"); once every record is idle the links are
+// cleared.
 // Every step is idempotent and a slot becomes idle only after its effects
 // are durable, so a crash during recovery is recovered again the same way.
 // Entries whose address is not user data of the pool (root descriptor or
@@ -40,6 +43,9 @@ struct SlotScan {
   uint32_t index = 0;
   unsigned part = 0;  // record header (0: the slot's status word)
   uint64_t begin = 0; // its first record in the slot's entries
+  // Where its records are: the slot's entries + BEGIN, or record header 0's
+  // log extension (PoolView::record0); null for a record that is damaged.
+  const LogEntry *log = nullptr;
   SlotState state = kIdle;
   uint64_t gen = 0;
   uint64_t order = 0;      // commit order (redo-committed)
@@ -85,8 +91,8 @@ std::vector<StreamRecord> stream_records(const PoolView &view, uint32_t index,
 // Calls F(entry) for each valid entry of S (scan_slot), oldest first
 // (padding records skipped).
 template <class F>
-void for_each_entry(const PoolView &view, const SlotScan &s, F f) {
-  const LogEntry *e = view.entries(s.index) + s.begin;
+void for_each_entry(const PoolView &, const SlotScan &s, F f) {
+  const LogEntry *e = s.log;
   for (uint64_t i = 0; i < s.records; i += entry_records(e[i]))
     if (entry_kind(e[i]) != kPadEntry)
       f(e[i]);

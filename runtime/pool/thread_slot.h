@@ -76,6 +76,11 @@ struct SlotHandle {
   // are listed there).
   LogEntry *stage;
   uint64_t last_count;
+  // Log extension (runtime/persist/log_extension.h): the block the running
+  // transaction's record grew into, and its bytes (nullptr: the record is in
+  // the slot).
+  LogExtensionHeader *ext;
+  uint64_t ext_bytes;
 };
 
 extern __thread SlotHandle tls_slot;
