@@ -34,7 +34,6 @@ namespace {
 using Map = std::unordered_map<std::string, std::string>;
 
 constexpr unsigned long kMagic = 0x6b762d7374726531ul; // "kv-stre1"
-constexpr size_t kReserve = 1u << 18;
 
 // The root object: the map lives in it, constructed in place.
 struct Root {
@@ -129,15 +128,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   // A new pool's root is zeroed: construct the map there, in a transaction
-  // (a crash leaves either no map or a whole one).
-  // Buckets for kReserve keys from the start: growing the table later
-  // relinks every node in the put that crosses the threshold, one logged
-  // word per node, and a transaction's log has room for a few thousand
-  // words (a thread slot of the pool).
+  // (a crash leaves either no map or a whole one). The map grows as keys
+  // come: the put that crosses its load factor rehashes it, relinking every
+  // node in that one transaction, whose log outgrows the thread slot and
+  // extends into the pool's heap (docs/pool.md "Log extensions").
   ptm::atomic([root] {
     if (root->magic != kMagic) {
       new (&root->map) Map();
-      root->map.reserve(kReserve);
       root->magic = kMagic;
     }
   });

@@ -4,7 +4,7 @@ and every acknowledged change must be there.
 
   kv_crash.py KV POOL [--kills N] [--ptm-pool PTM_POOL_TOOL]
 
-Each round starts `kv -p POOL load FIRST 1000000`, reads its
+Each round starts `kv -p POOL load FIRST 100000000`, reads its
 acknowledgements ("ack put I" / "ack del I", printed after each commit) and
 kills it with SIGKILL after a number of them that changes from round to
 round (bounded by count, not by time). The next round continues from the
@@ -70,6 +70,11 @@ def main():
     ap.add_argument("kv")
     ap.add_argument("pool")
     ap.add_argument("--kills", type=int, default=12)
+    ap.add_argument("--total", type=int, default=0,
+                    help="kill so that the map holds about this many keys "
+                    "at the end (it grows and rehashes on the way)")
+    ap.add_argument("--size-mb", dest="size_mb", type=int, default=0,
+                    help="size of the new pool (kv -s)")
     ap.add_argument("--ptm-pool", dest="ptm_pool")
     args = ap.parse_args()
     if os.path.exists(args.pool):
@@ -80,10 +85,17 @@ def main():
     first = 0
     failures = 0
     for rnd in range(args.kills):
-        proc = subprocess.Popen([args.kv, "-p", args.pool, "load", str(first),
-                                 "1000000"], stdout=subprocess.PIPE,
-                                text=True)
-        target = 150 + (rnd * 977) % 700  # acknowledgements before the kill
+        size = ["-s", str(args.size_mb)] if args.size_mb and rnd == 0 else []
+        proc = subprocess.Popen([args.kv, "-p", args.pool] + size +
+                                ["load", str(first), "100000000"],
+                                stdout=subprocess.PIPE, text=True)
+        # acknowledgements before the kill
+        if args.total:
+            # 5 acknowledgements (4 puts, 1 delete) per 3 keys kept
+            per = args.total * 5 // 3 // args.kills
+            target = per - 500 + (rnd * 977) % 1000
+        else:
+            target = 150 + (rnd * 977) % 700
         seen = 0
         killed = False
         # Every complete line is an acknowledgement, also those still in

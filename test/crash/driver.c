@@ -12,12 +12,13 @@
  *   crash_test.LIB check WORKLOAD --pool PATH    recover, check the state is
  *                        that of the first `done` operations
  *
- * WORKLOAD: bank, list, btree, alloc (workload.h). Options:
+ * WORKLOAD: bank, list, btree, alloc, big (workload.h). Options:
  *   --ops N           operations (transactions) of a run (default 50)
  *   --op-seed S       seed of the operations (default 1)
  *   --dir DIR         work directory (default .)
  *   --pool-tool PATH  ptm-pool: small pools, heap check and leak check
- *   --mutate SPEC     PTM_CRASH_MUTATE for the runs (drop-fence:K, drop-clwb:K)
+ *   --mutate SPEC     PTM_CRASH_MUTATE for the runs (drop-fence:K, drop-clwb:K,
+ *                     unflushed-extension)
  *   --threads T       count, sweep, case: run the operations on T threads
  *                     (1..8, default 1; thread t runs operations t, t + T,
  *                     ...) and check the recovered state against the commit
@@ -58,7 +59,8 @@ PTM_PURE void workload_out_of_memory(const char *what) {
 }
 
 static const struct workload *const workloads[] = {
-    &bank_workload, &list_workload, &btree_workload, &alloc_workload};
+    &bank_workload, &list_workload, &btree_workload, &alloc_workload,
+    &big_workload};
 
 struct options {
   const char *command, *workload;
@@ -79,7 +81,7 @@ static void usage(const char *argv0) {
           "[--recovery all|K] [--sample-seed S] [--expect-violations]\n"
           "  case:  --at N [--mode none|all|random] [--seed S] "
           "[--recovery-at R]\n"
-          "WORKLOAD: bank list btree alloc\n",
+          "WORKLOAD: bank list btree alloc big\n",
           argv0);
   exit(2);
 }

@@ -8,8 +8,8 @@
 //
 // pool_slot_size many: one transaction writes 20,000 words on distinct
 // cache lines of a block: more log entries than a default thread slot
-// holds, so with the default slots the run must stop with the message
-// naming the remedies; with PTM_POOL_SLOT_SIZE=4M it commits and every word
+// holds (its log extends into the heap, docs/pool.md "Log extensions") or
+// fewer than a 4M one (PTM_POOL_SLOT_SIZE=4M); it commits and every word
 // reads back (test/pool/CMakeLists.txt runs both, and a malformed value).
 //
 //===----------------------------------------------------------------------===//
