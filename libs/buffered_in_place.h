@@ -18,10 +18,8 @@
 // sfence, no entry in the slot; the persister's counts are those of
 // docs/durability.md.
 //
-// A transaction may note at most kMaxKeys(slot) keys: the persister writes
-// one transaction in one record of its slot (3 records per chunk entry, and
-// its padding), so a larger one is the slot's overflow error, as under
-// strict durability.
+// A transaction may note any number of keys: the persister's record of a
+// write set larger than its slot extends (docs/pool.md "Log extensions").
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_LIBS_BUFFERED_IN_PLACE_H
@@ -41,6 +39,9 @@ namespace ptm {
 template <bool Coarse> struct BufferedInPlaceT {
   static constexpr uintptr_t kChunk = pool::kLogGranularity;
 
+  // The keys an ordinary transaction's index is sized for (a larger write
+  // set grows it; the persister's record extends, docs/pool.md "Log
+  // extensions").
   static uint64_t max_keys(const pool::SlotHandle &s) {
     return s.slot_capacity / 4;
   }
@@ -108,10 +109,7 @@ private:
 
   // KEY into the set, with its span as its record.
   static PTM_OUTLINE void note(uintptr_t key, uintptr_t span) {
-    pool::SlotHandle &s = pool::tls_slot;
-    if (__builtin_expect(tls_log_index.nkeys >= max_keys(s), 0))
-      slot_log_overflow(s);
-    tls_log_index.insert(key, span);
+    tls_log_index.insert(key, span); // (the index grows: no limit)
   }
 
   static PTM_OUTLINE void note_range(uintptr_t a, size_t n) {

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ptm {
 
@@ -133,6 +134,16 @@ public:
   // has no such run. return_run puts it back in the free set.
   void *lend_run(size_t bytes, size_t *lent);
   void return_run(void *p, size_t bytes);
+  // Buffered durability's persister, whose log extends into the pool file's
+  // copy of the region (the PM view, DELTA bytes from this mapping), which
+  // only it writes: a run of at least BYTES (*GOT: whole chunks) whose
+  // chunks are free in that copy's metadata and not marked in SKIP (a bit
+  // per chunk, mark_chunks); its address in the copy, or nullptr.
+  void *free_run_in_copy(intptr_t delta, size_t bytes,
+                         const std::vector<uint64_t> &skip, size_t *got) const;
+  // Marks in SKIP the chunks that [p, p + n) touches (none outside the
+  // block area).
+  void mark_chunks(std::vector<uint64_t> &skip, const void *p, size_t n) const;
   // Usable bytes of the block at PTR (0 if PTR is not a block start).
   size_t usable_size(const void *ptr) const;
   // True if PTR is inside the heap's block area.

@@ -7,46 +7,82 @@
 #include "runtime/persist/log_ring.h"
 #include "runtime/persist/log_stage.h"
 #include "runtime/persist/persist.h"
-#include "runtime/persist/persistent_undo_log.h"
 #include "runtime/pool/durability.h"
 #include "runtime/pool/heap_adapter.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace ptm {
 
 namespace {
 
-[[noreturn]] void out_of_space(const pool::SlotHandle &s, uint64_t records,
-                               uint64_t bytes) {
+// Runs of the open pool's free heap chunks, lent unallocated
+// (PersistentHeap::lend_run), linked by their offset in the pool.
+struct HeapSource final : ExtensionSource {
+  void *lend(size_t bytes, size_t *got) override {
+    return pool::pool_heap ? pool::pool_heap->lend_run(bytes, got) : nullptr;
+  }
+  void give_back(void *block, size_t bytes) override {
+    pool::pool_heap->return_run(block, bytes);
+  }
+  uint64_t link_of(const void *block) const override {
+    return uint64_t(static_cast<const char *>(block) - pool::open_view.base);
+  }
+};
+
+// The process's memory: a transaction's log under buffered durability and
+// with sp3, a volatile buffer that the persister writes to the file.
+struct MemorySource final : ExtensionSource {
+  void *lend(size_t bytes, size_t *got) override {
+    *got = (bytes + persist::kLineSize - 1) & ~(persist::kLineSize - 1);
+    return aligned_alloc(persist::kLineSize, *got);
+  }
+  void give_back(void *block, size_t) override { free(block); }
+  uint64_t link_of(const void *) const override { return 0; }
+};
+
+HeapSource heap_source;
+MemorySource memory_source;
+__thread ExtensionSource *tls_source;
+
+ExtensionSource &source() {
+  if (tls_source)
+    return *tls_source;
+  if (pool::buffered || pool::library_speculative)
+    return memory_source;
+  return heap_source;
+}
+
+[[noreturn]] void out_of_space(uint64_t records, uint64_t bytes) {
   TxThread &tx = this_thread();
-  fatal("the transaction begun at %s needs a log of %llu entries (%llu "
-        "bytes), more than its thread slot holds, and the pool's heap has no "
-        "free run of that size for the log to extend into: the transaction "
-        "did not commit (the pool is as before it once reopened); create a "
-        "larger pool (ptm-pool create SIZE, or PTM_POOL_SIZE), free memory "
-        "in it, or split the transaction",
-        tx.where ? tx.where : "?", (unsigned long long)records,
-        (unsigned long long)bytes);
-  (void)s;
+  std::string who = tx.where
+                        ? std::string("the transaction begun at ") + tx.where
+                        : "a transaction (written by the persister)";
+  fatal("%s needs a log of %llu entries (%llu bytes), more than its thread "
+        "slot holds, and the pool's heap has no free run of that size for "
+        "the log to extend into: the transaction did not commit (the pool is "
+        "as before it once reopened); create a larger pool (ptm-pool create "
+        "SIZE, or PTM_POOL_SIZE), free memory in it, or split the "
+        "transaction",
+        who.c_str(), (unsigned long long)records, (unsigned long long)bytes);
 }
 
 } // namespace
+
+void LogExtension::set_source(ExtensionSource *s) { tls_source = s; }
 
 void LogExtension::grow(pool::SlotHandle &s, uint64_t add) {
   uint64_t need = s.count + add;
   uint64_t want = 2 * s.capacity > need ? 2 * s.capacity : need;
   size_t bytes =
       sizeof(pool::LogExtensionHeader) + want * sizeof(pool::LogEntry);
-  // (Buffered durability, sp3: the file is written by the persister, whose
-  // record holds one slot's entries.)
-  if (pool::buffered || pool::library_speculative)
-    slot_log_overflow(s);
+  ExtensionSource &src = source();
   size_t got = 0;
-  void *block =
-      pool::pool_heap ? pool::pool_heap->lend_run(bytes, &got) : nullptr;
+  void *block = src.lend(bytes, &got);
   if (!block)
-    out_of_space(s, need, bytes);
+    out_of_space(need, bytes);
   auto *h = static_cast<pool::LogExtensionHeader *>(block);
   uint64_t capacity =
       (got - sizeof(pool::LogExtensionHeader)) / sizeof(pool::LogEntry);
@@ -57,15 +93,15 @@ void LogExtension::grow(pool::SlotHandle &s, uint64_t add) {
   h->check = pool::extension_check(s.index, capacity);
   auto *entries = reinterpret_cast<pool::LogEntry *>(h + 1);
   memcpy(entries, s.entries, s.count * sizeof(pool::LogEntry));
-  // The block whole and durable before the link names it.
-  if (!persist::seeded_unflushed_extension())
-    persist::flush_range(h, sizeof *h + s.count * sizeof(pool::LogEntry));
-  persist::sfence();
-  __atomic_store_n(&s.hdr->log_ext,
-                   uint64_t(reinterpret_cast<char *>(h) - pool::open_view.base),
-                   __ATOMIC_RELEASE);
-  persist::clwb(&s.hdr->log_ext);
-  persist::sfence();
+  if (uint64_t link = src.link_of(h)) {
+    // The block whole and durable before the link names it.
+    if (!persist::seeded_unflushed_extension())
+      persist::flush_range(h, sizeof *h + s.count * sizeof(pool::LogEntry));
+    persist::sfence();
+    __atomic_store_n(&s.hdr->log_ext, link, __ATOMIC_RELEASE);
+    persist::clwb(&s.hdr->log_ext);
+    persist::sfence();
+  }
   pool::LogExtensionHeader *old = s.ext;
   uint64_t old_bytes = s.ext_bytes;
   if (s.stage) // (its copy is in the block: later records are built there)
@@ -75,16 +111,19 @@ void LogExtension::grow(pool::SlotHandle &s, uint64_t add) {
   s.entries = entries;
   s.capacity = capacity;
   if (old)
-    pool::pool_heap->return_run(old, old_bytes);
+    src.give_back(old, old_bytes);
 }
 
 void LogExtension::release(pool::SlotHandle &s) {
   if (!s.ext)
     return;
-  __atomic_store_n(&s.hdr->log_ext, uint64_t(0), __ATOMIC_RELEASE);
-  persist::clwb(&s.hdr->log_ext);
-  persist::sfence();
-  pool::pool_heap->return_run(s.ext, s.ext_bytes);
+  ExtensionSource &src = source();
+  if (src.link_of(s.ext) != 0) {
+    __atomic_store_n(&s.hdr->log_ext, uint64_t(0), __ATOMIC_RELEASE);
+    persist::clwb(&s.hdr->log_ext);
+    persist::sfence();
+  }
+  src.give_back(s.ext, s.ext_bytes);
   s.ext = nullptr;
   s.ext_bytes = 0;
   s.entries = LogStage::base(s);

@@ -25,9 +25,11 @@
 // takes the whole slot (LogRing::spill), then extends, and its commit makes
 // its data durable at once and its record idle (retire_ring) so that no
 // other thread ever reads an extended record. Under buffered durability and
-// with sp3 the file is written by the persister, whose record holds one
-// slot's entries: a transaction larger than that is a fatal error before
-// it commits (slot_log_overflow), as before extensions.
+// with sp3 a transaction's log is a volatile buffer (the file is written by
+// the persister): it extends into the process's memory, never linked; the
+// persister's record extends into memory free in the file (the PM view),
+// linked from its slot there (runtime/pool/persister.cpp).
+// ExtensionSource says where a thread's extensions come from.
 // Extensions cost nothing while a transaction fits its slot: the only test
 // is the capacity test the log makes anyway.
 //
@@ -45,7 +47,25 @@
 
 namespace ptm {
 
+// Where a thread's log extensions come from and how they are linked.
+struct ExtensionSource {
+  // At least BYTES (*GOT: how many, whole lines), or nullptr if there is
+  // no room.
+  virtual void *lend(size_t bytes, size_t *got) = 0;
+  virtual void give_back(void *block, size_t bytes) = 0;
+  // The link to BLOCK (its offset in the pool file); 0: the log is a
+  // volatile buffer, never linked, nothing of it flushed.
+  virtual uint64_t link_of(const void *block) const = 0;
+
+protected:
+  ~ExtensionSource() = default;
+};
+
 struct LogExtension {
+  // The calling thread's extensions come from SOURCE (nullptr: the open
+  // pool's heap, or the process's memory under buffered durability and
+  // with sp3).
+  static void set_source(ExtensionSource *source);
   // S's record (COUNT records so far in ENTRIES) needs ADD more than its
   // capacity: it moves to an extension that holds them.
   static void grow(pool::SlotHandle &s, uint64_t add)

@@ -48,21 +48,6 @@
 
 namespace ptm {
 
-[[noreturn]] __attribute__((noinline, cold)) inline void
-slot_log_overflow(const pool::SlotHandle &s) {
-  TxThread &tx = this_thread();
-  fatal("the transaction begun at %s needs more than %llu log entries, the "
-        "capacity of a thread slot of this pool (slot size %llu bytes, 32 "
-        "bytes per logged word), the limit under buffered durability and "
-        "with sp3 (their persister writes a transaction as one slot's "
-        "record; strict durability extends the log into the heap); create "
-        "the pool with larger slots (ptm-pool create --slot-size, or "
-        "PTM_POOL_SLOT_SIZE for a pool the runtime creates)",
-        tx.where ? tx.where : "?", (unsigned long long)s.slot_capacity,
-        (unsigned long long)(s.slot_capacity * sizeof(pool::LogEntry) +
-                             sizeof(pool::SlotHeader)));
-}
-
 // Byte mask of [lo, hi) within the word at WORD.
 __attribute__((always_inline)) inline uint8_t
 word_mask(uintptr_t word, uintptr_t lo, uintptr_t hi) {

@@ -87,6 +87,8 @@ void commit_buffered(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
   queue_commit(s, &tx, next_seq(),
                [&](GrowBuffer<uint64_t> &q) { put_entries(q, s); });
   s.count = 0;
+  if (__builtin_expect(s.ext != nullptr, 0)) // (queued: the buffer goes)
+    LogExtension::release(s);
 }
 
 void queue_speculative(SlotHandle &s, TxThread &tx, uint64_t seq,

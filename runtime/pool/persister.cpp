@@ -3,8 +3,10 @@
 #include "runtime/pool/persister.h"
 
 #include "runtime/base/report.h"
+#include "runtime/persist/log_extension.h"
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/pool/commit_queue.h"
+#include "runtime/pool/heap_adapter.h"
 #include "runtime/pool/persistent_pool.h"
 #include "runtime/pool/speculative.h"
 
@@ -49,6 +51,22 @@ uint64_t entries_of(const Item &it) {
   return 2 * (hi - lo) / 8 + 2;
 }
 
+struct Persister;
+
+// Where the persister's record extends when it outgrows its slot
+// (log_extension.h): a run of chunks free in the PM view (which holds the
+// pool after every record written so far, and which only the persister
+// writes), none of which the record's transactions write (their blocks and
+// words, written back when it is sealed) or its current extension holds;
+// linked from the persister's slot in the file. Nothing to give back: the
+// file's heap metadata never said otherwise than free.
+struct ViewSource final : ExtensionSource {
+  Persister *p = nullptr;
+  void *lend(size_t bytes, size_t *got) override;
+  void give_back(void *, size_t) override {}
+  uint64_t link_of(const void *block) const override;
+};
+
 struct Persister {
   pthread_t thread;
   std::mutex m;
@@ -61,6 +79,10 @@ struct Persister {
   std::chrono::milliseconds interval{10};
   uintptr_t delta = 0;
   SlotHandle slot{}; // its pointers in the PM view
+  ViewSource extensions;
+  // The transactions of the record being built: txs[record_first,
+  // record_end).
+  size_t record_first = 0, record_end = 0;
 
   // (the persister's thread only)
   GrowBuffer<uint64_t> taken[kMaxSlots]; // queues taken this round
@@ -88,6 +110,30 @@ struct Persister {
 };
 
 Persister *persister;
+
+void *ViewSource::lend(size_t bytes, size_t *got) {
+  HeapImpl *heap = pool_heap;
+  if (!heap)
+    return nullptr;
+  std::vector<uint64_t> skip;
+  for (size_t i = p->record_first; i < p->record_end; ++i) {
+    const QueuedTx &t = p->txs[i];
+    for (uint64_t w = 0; w < t.words;) {
+      Item it = item_at(t.items + w);
+      w += it.words();
+      heap->mark_chunks(skip, reinterpret_cast<const void *>(it.addr), it.len);
+    }
+  }
+  if (p->slot.ext)
+    heap->mark_chunks(skip,
+                      reinterpret_cast<const char *>(p->slot.ext) - p->delta,
+                      p->slot.ext_bytes);
+  return heap->free_run_in_copy(intptr_t(p->delta), bytes, skip, got);
+}
+
+uint64_t ViewSource::link_of(const void *block) const {
+  return uint64_t(static_cast<const char *>(block) - p->delta - open_view.base);
+}
 
 void Persister::collect(const GrowBuffer<uint64_t> &q) {
   for (size_t at = 0; at < q.size;) {
@@ -168,12 +214,15 @@ void Persister::write_run(size_t n) {
     if (slot.count + logged + fresh > capacity) {
       if (slot.count != 0)
         seal(last);
-      // (what it logged must still fit: else the slot's overflow error)
+      // (what it logs may still outgrow the slot: the record extends)
       if (logged + fresh > capacity && fresh != 0) {
         write_fresh(t);
         fresh_written = true;
       }
     }
+    if (slot.count == 0)
+      record_first = i;
+    record_end = i + 1;
     add(t, fresh_written);
     last = t.seq;
   }
@@ -233,6 +282,8 @@ uint64_t Persister::round() {
 }
 
 void Persister::run() {
+  extensions.p = this;
+  LogExtension::set_source(&extensions);
   PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
   // (the crash simulator counts its mutations per record: the first from
   // here, each next one from the seal of the one before)

@@ -117,8 +117,9 @@ void write_record(SlotHandle &s, LogEntry *body, const uint64_t *deps,
   uint64_t cap = s.slot_capacity & ~uint64_t(1);
   uint64_t r = count + ndeps;
   r += r & 1;
-  if (2 + r > cap)
-    slot_log_overflow(s);
+  if (2 + r > cap) // (speculative_queue made it big)
+    fatal("sp3: a record of %llu entries in a slot of %llu",
+          (unsigned long long)(2 + r), (unsigned long long)cap);
   if (st.epoch == 0)
     open_stream(s, st);
   // The body: generation ORDER, the dependencies, a pad to a whole line;
@@ -190,6 +191,12 @@ size_t live_deps(uint32_t self, const uint64_t *deps, size_t n, uint64_t *out) {
   return k;
 }
 
+// S's write set fits a speculative record with DEPS dependencies
+// (write_record: a head line, the body and the dependencies, a pad).
+bool fits_record(const SlotHandle &s, size_t deps) {
+  return 2 + s.count + deps + 1 <= (s.slot_capacity & ~uint64_t(1));
+}
+
 } // namespace
 
 void speculative_queue(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
@@ -198,6 +205,12 @@ void speculative_queue(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
   bool wrote = PersistentRedoLog::write_back_only(s, skip_lo, skip_hi);
   tls_order = order;
   tls_count = wrote ? s.count : 0;
+  // A write set larger than a record (its log extended): like a block too
+  // large, the persister writes it (its record extends) and the
+  // transaction waits for the floor; its buffer is not needed after the
+  // queue has its copy.
+  if (wrote && !fits_record(s, deps))
+    big = true;
   tls_body = s.entries;
   tls_record = speculative && (wrote || deps != 0);
   if (!tls_record)
@@ -207,6 +220,8 @@ void speculative_queue(SlotHandle &s, TxThread &tx, uintptr_t skip_lo,
   raise_to(commit_seq, order);
   tls_queued = order;
   s.count = 0;
+  if (__builtin_expect(s.ext != nullptr, 0)) // (big: TLS_BODY is not read)
+    LogExtension::release(s);
 }
 
 void speculative_dead(SlotHandle &s, uint64_t order) {
