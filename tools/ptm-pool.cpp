@@ -198,6 +198,9 @@ int cmd_info(const char *path, bool force) {
       printf(" -- %s", s.problem);
     if (s.superseded)
       printf(" -- at or below the replay floor: ignored");
+    if (s.part == 0 && v.slot(s.index)->log_ext != 0)
+      printf(" (in a log extension at offset %" PRIu64 ")",
+             v.slot(s.index)->log_ext);
     printf("\n");
   }
   int status = 0;

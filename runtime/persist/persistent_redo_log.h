@@ -68,6 +68,8 @@ struct PersistentRedoLog {
   template <bool Stage = false, bool Coarse = false>
   static void begin(pool::SlotHandle &s) {
     tls_log_index.set_summary_grain(Coarse ? kChunk : 8);
+    if (__builtin_expect(s.ext != nullptr, 0)) // (an attempt not discarded)
+      LogExtension::release(s);
     if constexpr (Stage)
       if (__builtin_expect(s.stage == nullptr, 0))
         LogStage::attach(s);
@@ -86,6 +88,8 @@ struct PersistentRedoLog {
   template <bool Stage = false, bool Coarse = false>
   static void begin_ring(pool::SlotHandle &s) {
     tls_log_index.set_summary_grain(Coarse ? kChunk : 8);
+    if (__builtin_expect(s.ext != nullptr, 0)) // (an attempt not discarded)
+      LogExtension::release(s);
     if constexpr (Stage)
       if (__builtin_expect(s.stage == nullptr, 0))
         LogStage::attach(s);

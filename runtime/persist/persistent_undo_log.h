@@ -125,6 +125,8 @@ struct PersistentUndoLog {
 
   // A new generation with nothing logged and the status left as it is.
   static void reset(pool::SlotHandle &s) {
+    if (__builtin_expect(s.ext != nullptr, 0)) // (an attempt not rolled back)
+      LogExtension::release(s);
     ++s.gen;
     s.count = 0;
     s.logged = 0;
