@@ -23,6 +23,7 @@ function(ptm_add_crash_sim_runtime)
     ${CMAKE_SOURCE_DIR}/runtime/crash_sim/simulator.cpp)
   target_compile_options(ptm_runtime_crashsim_obj PRIVATE
     ${PTM_RUNTIME_COMPILE_OPTIONS} -DPTM_PERSIST_HOOKS=1)
+  ptm_runtime_native(ptm_runtime_crashsim_obj)
   target_include_directories(ptm_runtime_crashsim_obj PRIVATE
     ${PTM_INCLUDE_DIR} ${CMAKE_SOURCE_DIR})
 endfunction()

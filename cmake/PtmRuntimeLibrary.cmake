@@ -86,6 +86,44 @@ function(ptm_runtime_bitcode target)
     PROPERTIES OBJECT_DEPENDS ${ptm_source_file_name_plugin})
 endfunction()
 
+# The runtime sources no transaction's fast path runs through: opening and
+# checking a pool, recovery, slot leases, the persister thread, log
+# extensions, reports and statistics. They are compiled to native code
+# (-fno-lto), once, not to bitcode: every LTO link of a program would
+# otherwise optimize and generate them again, which was nearly half of each
+# link's time, for code that no barrier, begin or commit inlines. The
+# archives (lib/libptm_NAME.a) hold both kinds of objects. Global variables
+# that fast paths read stay in bitcode sources (persistent_pool.cpp,
+# durability.cpp, tx_presence.cpp), so their accesses keep their code.
+set(PTM_RUNTIME_NATIVE_SOURCES
+  abi/describe.cpp
+  base/report.cpp
+  base/stats.cpp
+  palloc/heap_check.cpp
+  palloc/lent_runs.cpp
+  persist/log_extension.cpp
+  pool/heap_init.cpp
+  pool/open_checks.cpp
+  pool/persister.cpp
+  pool/pool_file.cpp
+  pool/recovery.cpp
+  pool/slot_lease.cpp
+)
+
+# ptm_runtime_native(TARGET): TARGET's copies of PTM_RUNTIME_NATIVE_SOURCES
+# (relative to runtime/ or absolute) are compiled to native code.
+function(ptm_runtime_native target)
+  get_target_property(sources ${target} SOURCES)
+  foreach(src IN LISTS sources)
+    foreach(native IN LISTS PTM_RUNTIME_NATIVE_SOURCES)
+      if(src STREQUAL native OR src STREQUAL "${CMAKE_SOURCE_DIR}/runtime/${native}")
+        set_property(SOURCE ${src} TARGET_DIRECTORY ${target}
+                     APPEND PROPERTY COMPILE_OPTIONS -fno-lto)
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
 function(ptm_add_runtime_library name)
   add_library(ptm_${name}_obj OBJECT ${ARGN})
   target_compile_definitions(ptm_${name}_obj PRIVATE PTM_LIBNAME="${name}")
