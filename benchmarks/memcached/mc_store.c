@@ -1451,10 +1451,6 @@ static int classes_tx(mc_root *r, const mc_class *counted) {
   return 1;
 }
 
-/* The p_ libraries log every written word, values included, and a pool
- * thread slot holds 8190 words: their items are limited to 48 KiB. */
-#define NAIVE_ITEM_MAX (48u << 10)
-
 /* Thread slots of a pool the runtime creates when PTM_POOL_SLOTS is unset. */
 #define DEFAULT_POOL_SLOTS 64u
 
@@ -1476,14 +1472,6 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
   g_item_max = cfg->item_max;
   g_evict = cfg->evict;
   g_persistent = ptm_is_persistent();
-  if (strncmp(ptm_algorithm(), "p_", 2) == 0 && g_item_max > NAIVE_ITEM_MAX) {
-    if (cfg->verbose)
-      fprintf(stderr,
-              "ptm-memcached: library %s logs every word: item size limit "
-              "lowered to %u bytes\n",
-              ptm_algorithm(), NAIVE_ITEM_MAX);
-    g_item_max = NAIVE_ITEM_MAX;
-  }
   if (!g_persistent) {
     /* Volatile (STM) library: items on the ordinary heap. Keep freed
      * blocks mapped (a doomed transaction may still copy from one). */

@@ -4,7 +4,8 @@
 // /dev/null, stderr kept, and SIGALRM armed at LIMIT seconds: a program
 // still running then dies of SIGALRM, which the result calls a hang. The
 // limit is generous (the fuzz test's runs take milliseconds); it only turns
-// a hang into a failure instead of a stuck test.
+// a hang into a failure instead of a stuck test. pool_tool_check(tool,
+// path, limit) runs `ptm-pool check` so.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_TEST_POOL_CHILD_RUN_H
@@ -83,6 +84,17 @@ inline ChildResult run_child(const std::vector<std::string> &argv,
     r.stderr_.append(buf, n);
   fclose(err);
   return r;
+}
+
+// `TOOL check PATH` (TOOL: ptm-pool) exits 0; what it said goes to stderr
+// if not.
+inline bool pool_tool_check(const std::string &tool, const std::string &path,
+                            unsigned limit_seconds) {
+  ChildResult r = run_child({tool, "check", path}, limit_seconds);
+  if (!r.exited(0))
+    fprintf(stderr, "ptm-pool check: %s\n%s", r.describe().c_str(),
+            r.stderr_.c_str());
+  return r.exited(0);
 }
 
 #endif // PTM_TEST_POOL_CHILD_RUN_H

@@ -141,14 +141,6 @@ int overflow(const char *path) {
   return 3;
 }
 
-bool tool_check(const std::string &tool, const std::string &path) {
-  ChildResult r = run_child({tool, "check", path}, 120);
-  if (!r.exited(0))
-    fprintf(stderr, "ptm-pool check: %s\n%s", r.describe().c_str(),
-            r.stderr_.c_str());
-  return r.exited(0);
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -213,7 +205,7 @@ int main(int argc, char **argv) {
             r.stderr_.c_str());
 
   // 4. Nothing committed lost.
-  CHECK(tool_check(tool, path));
+  CHECK(pool_tool_check(tool, path, 120));
   root = open_root(path, 0);
   if (!root)
     return check_result("out of space");
@@ -234,7 +226,7 @@ int main(int argc, char **argv) {
   CHECK_EQ(verify_list(root), second);
   free_list(root);
   ptm_close();
-  CHECK(tool_check(tool, path));
+  CHECK(pool_tool_check(tool, path, 120));
   if (!check_failures)
     unlink(path.c_str());
   return check_result("out of space");

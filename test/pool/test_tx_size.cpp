@@ -49,12 +49,17 @@ uint64_t value(uint64_t round, uint64_t i) {
   return round * 0x9e3779b97f4a7c15ull ^ (i * 0xd1b54a32d192ed03ull + 1);
 }
 
+// The pool at PATH (created with an array of WORDS words at round 0 if new);
+// a failed check and nullptr if it cannot be opened.
 Root *open_root(const std::string &path, uint64_t words) {
   // (a new pool: the default size, 1 GiB, and default slots)
   size_t size = access(path.c_str(), F_OK) == 0 ? 0 : size_t(1) << 30;
-  if (ptm_open(path.c_str(), size) != 0)
+  int rc = ptm_open(path.c_str(), size);
+  CHECK_EQ(rc, 0);
+  if (rc != 0)
     return nullptr;
   auto *r = static_cast<Root *>(ptm_root(sizeof(Root)));
+  CHECK(r != nullptr);
   if (!r || r->words)
     return r;
   // A new pool: the array at round 0 (a fresh block, written in place and
@@ -108,18 +113,9 @@ bool whole_round(const Root *r) {
   return bad == 0;
 }
 
-bool tool_check(const std::string &tool, const std::string &path) {
-  ChildResult c = run_child({tool, "check", path}, 300);
-  if (!c.exited(0))
-    fprintf(stderr, "ptm-pool check: %s\n%s", c.describe().c_str(),
-            c.stderr_.c_str());
-  return c.exited(0);
-}
-
 int rewrite_mode(uint64_t words, uint64_t rounds) {
   std::string path = temp_pool_path("txsize");
   Root *r = open_root(path, words);
-  CHECK(r != nullptr);
   if (!r)
     return check_result("tx size");
   for (uint64_t round = 1; round <= rounds; ++round) {
@@ -134,7 +130,6 @@ int rewrite_mode(uint64_t words, uint64_t rounds) {
   }
   ptm_close();
   r = open_root(path, words);
-  CHECK(r != nullptr);
   if (r) {
     CHECK_EQ(r->round, rounds);
     CHECK(whole_round(r));
@@ -169,7 +164,6 @@ int child(const std::string &path, uint64_t words) {
 int kill_mode(uint64_t words, unsigned kills, const std::string &tool) {
   std::string path = temp_pool_path("txkill");
   Root *r = open_root(path, words);
-  CHECK(r != nullptr);
   if (!r)
     return check_result("tx size");
   ptm_close();
@@ -213,7 +207,6 @@ int kill_mode(uint64_t words, unsigned kills, const std::string &tool) {
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
     CHECK_EQ(seen, target);
     r = open_root(path, words);
-    CHECK(r != nullptr);
     if (!r)
       break;
     fprintf(stderr,
@@ -225,7 +218,7 @@ int kill_mode(uint64_t words, unsigned kills, const std::string &tool) {
     CHECK(r->round <= acked + 1);
     CHECK(whole_round(r));
     ptm_close();
-    CHECK(tool_check(tool, path));
+    CHECK(pool_tool_check(tool, path, 300));
   }
   unlink(path.c_str());
   return check_result("tx size");
@@ -247,7 +240,6 @@ void *thread_main(void *p) {
 int threads_mode(uint64_t words, uint64_t rounds) {
   std::string path = temp_pool_path("txthreads");
   Root *r = open_root(path, words);
-  CHECK(r != nullptr);
   if (!r)
     return check_result("tx size");
   pthread_t t[2];
