@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Power cuts on an ordinary file system, simulated on a loop device.
+
+    power_cut.py --control BIN [--rounds N] [--seed S] [--acks LO:HI]
+                 [--workdir DIR]
+
+Each round makes an ext4 file system in an image file, attaches it to a
+loop device and mounts it; a program writes there and prints "ack N" after
+each unit of work it has made durable (or claims to). After a number of
+acknowledgements drawn from [LO, HI] (seeded: rounds are bounded by count,
+never by time) the program is stopped (SIGSTOP) and the image file is
+copied: the copy holds exactly what the kernel had written to the device,
+not what sat in the mounted file system's page cache, i.e. what a power cut
+at that moment leaves. The copy is taken while the device is idle (its
+write and in-flight counters in /sys/block/loopN/stat unchanged across the
+copy; otherwise it is taken again: the kernel may still be writing back,
+and any later moment is a power cut too). The program is then killed, the
+copy attached and mounted (ext4 replays its journal) and checked.
+
+Workloads (one line each in WORKLOADS below) say what a round must show:
+  durable  every acknowledged unit is in the recovered copy, in every round
+  loses    some acknowledged unit is missing in at least one round
+The control program (control.c) runs both ways: `sync` (fdatasync before
+each ack) must be durable and `nosync` must lose, or the harness does not
+cut power where the program stands. Root, loop devices and mkfs.ext4 are
+needed; without them the script exits 77 (ctest's skip) saying why.
+"""
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+IMAGE_MB = 64
+COPY_TRIES = 200
+
+
+def run(*argv, check=True):
+    return subprocess.run(argv, check=check, capture_output=True, text=True)
+
+
+def skip_reason():
+    if os.geteuid() != 0:
+        return "loop devices and mounts need root"
+    for tool in ("losetup", "mkfs.ext4", "mount", "umount"):
+        if not shutil.which(tool):
+            return f"no {tool}"
+    if not os.path.exists("/dev/loop-control"):
+        return "no /dev/loop-control"
+    return None
+
+
+class Loop:
+    """IMAGE attached to a loop device and mounted at MOUNT_POINT."""
+
+    def __init__(self, image, mount_point):
+        self.image, self.mount_point = image, mount_point
+        self.device = run("losetup", "-f", "--show", image).stdout.strip()
+        try:
+            run("mount", "-t", "ext4", self.device, mount_point)
+        except subprocess.CalledProcessError:
+            run("losetup", "-d", self.device, check=False)
+            raise
+
+    def counters(self):
+        """(write I/Os, write sectors, in flight, flushes) of the device."""
+        name = os.path.basename(self.device)
+        with open(f"/sys/block/{name}/stat") as f:
+            s = [int(x) for x in f.read().split()]
+        return (s[4], s[6], s[8], s[15] if len(s) > 15 else 0)
+
+    def snapshot(self, copy):
+        """Copies the image while the device writes nothing."""
+        for _ in range(COPY_TRIES):
+            before = self.counters()
+            if before[2] == 0:
+                shutil.copyfile(self.image, copy)
+                if self.counters() == before:
+                    return
+            os.sched_yield()
+        raise RuntimeError(f"{self.device} never idle over {COPY_TRIES} "
+                           "copies")
+
+    def close(self):
+        run("umount", self.mount_point, check=False)
+        run("losetup", "-d", self.device, check=False)
+
+
+def new_image(path):
+    with open(path, "wb") as f:
+        f.truncate(IMAGE_MB << 20)
+    run("mkfs.ext4", "-q", "-F", path)
+
+
+class Acks:
+    """The "ack N" lines of a program's stdout (a pipe)."""
+
+    def __init__(self, fd):
+        self.fd, self.buf, self.last = fd, b"", 0
+
+    def take(self, data):
+        self.buf += data
+        *lines, self.buf = self.buf.split(b"\n")
+        for line in lines:
+            if line.startswith(b"ack "):  # ("ack N" or "ack WHAT N")
+                self.last = max(self.last, int(line.split()[-1]))
+
+    def until(self, want):
+        """Reads until WANT acknowledgements (or the pipe's end)."""
+        while self.last < want:
+            data = os.read(self.fd, 65536)
+            if not data:
+                break
+            self.take(data)
+        return self.last
+
+    def drain(self):
+        """Takes what the pipe holds (its writer is stopped)."""
+        os.set_blocking(self.fd, False)
+        try:
+            while data := os.read(self.fd, 65536):
+                self.take(data)
+        except BlockingIOError:
+            pass
+        return self.last
+
+
+def one_round(workload, work, acks_wanted):
+    """(acknowledged, recovered) of one power cut."""
+    image, copy = os.path.join(work, "disk.img"), os.path.join(work, "cut.img")
+    mnt = os.path.join(work, "mnt")
+    os.makedirs(mnt, exist_ok=True)
+    new_image(image)
+    disk = Loop(image, mnt)
+    proc = None
+    try:
+        err = tempfile.TemporaryFile(dir=work)
+        proc = subprocess.Popen(workload.command(mnt), stdout=subprocess.PIPE,
+                                stderr=err, env=workload.env)
+        acks = Acks(proc.stdout.fileno())
+        acked = acks.until(acks_wanted)
+        if acked < acks_wanted:
+            proc.wait()
+            err.seek(0)
+            raise RuntimeError(f"{workload.name} ended after {acked} "
+                               "acknowledgements: "
+                               f"{err.read().decode().strip()}")
+        proc.send_signal(signal.SIGSTOP)
+        os.waitpid(proc.pid, os.WUNTRACED)  # (stopped: no more acks)
+        acked = acks.drain()
+        disk.snapshot(copy)
+    finally:
+        if proc:
+            proc.kill()
+            proc.wait()
+        disk.close()
+    recovered = Loop(copy, mnt)
+    try:
+        return acked, workload.recovered(mnt, acked)
+    finally:
+        recovered.close()
+
+
+class Control:
+    """control.c in MODE (sync or nosync)."""
+
+    env = None  # (the harness's own)
+
+    def __init__(self, binary, mode, expect):
+        self.binary, self.mode, self.expect = binary, mode, expect
+        self.name = f"control-{mode}"
+
+    def command(self, mnt):
+        return [self.binary, self.mode, os.path.join(mnt, "records")]
+
+    def recovered(self, mnt, acked):
+        out = run(self.binary, "check", os.path.join(mnt, "records")).stdout
+        return int(out.split()[1])
+
+
+class Kv:
+    """examples/kv (ptm, an ip_ library) loading keys, one transaction
+    each, a pool of SIZE_MB on the file system under power cuts; ENV adds
+    to the environment (e.g. PTM_DURABILITY). Units: the puts acknowledged
+    ("ack put N"); a recovered one is a key with its value, unless its
+    deletion ("ack del N", after every 4th put) was acknowledged too."""
+
+    def __init__(self, binary, expect, env=None, size_mb=32):
+        self.binary, self.expect, self.size_mb = binary, expect, size_mb
+        self.env = dict(os.environ, **(env or {}))
+        self.name = " ".join(["kv"] + [f"{k}={v}" for k, v in
+                                       (env or {}).items()])
+        self.acked_deletes = 0
+
+    def command(self, mnt):
+        return [self.binary, "-p", os.path.join(mnt, "kv.pool"), "-s",
+                str(self.size_mb), "load", "0", str(1 << 40)]
+
+    def recovered(self, mnt, acked):
+        pool = os.path.join(mnt, "kv.pool")
+        if not os.path.exists(pool):
+            return 0
+        p = subprocess.run([self.binary, "-p", pool, "list"], env=self.env,
+                           capture_output=True, text=True)
+        if p.returncode != 0:  # (everything lost: the pool does not open)
+            print(f"  kv list after the cut: {p.stderr.strip()}", flush=True)
+            return 0
+        have = dict(line.split(" ", 1) for line in p.stdout.splitlines())
+        missing = 0
+        for i in range(acked + 1):
+            # (key i is deleted after put i + 3, if i % 4 == 0)
+            deleted = i % 4 == 0 and i + 3 <= acked
+            if not deleted and not have.get(f"key{i}", "").startswith(
+                    f"value{i}-"):
+                missing += 1
+        return acked - missing  # (acknowledged, less those lost)
+
+
+def verdict(workload, results):
+    lost = [(a, r) for a, r in results if r < a]
+    if workload.expect == "durable":
+        ok = not lost
+        what = ("every acknowledged unit survived" if ok else
+                f"{len(lost)} of {len(results)} rounds lost acknowledged "
+                f"units (acknowledged, recovered): {lost}")
+    else:
+        ok = bool(lost)
+        what = (f"{len(lost)} of {len(results)} rounds lost acknowledged "
+                "units, as they must" if ok else
+                "no round lost anything: the harness did not cut power")
+    print(f"{'PASS' if ok else 'FAIL'} {workload.name}: {what}", flush=True)
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--control", required=True, help="power_cut_control")
+    ap.add_argument("--kv", help="examples' kv (an ip_ library): its "
+                    "puts must survive, strict and after ptm_sync")
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--acks", default="200:2000", help="LO:HI per round")
+    ap.add_argument("--workdir", help="default: a new one in /dev/shm")
+    args = ap.parse_args()
+    why = skip_reason()
+    if why:
+        print(f"SKIP: {why}")
+        return SKIP
+    lo, hi = (int(x) for x in args.acks.split(":"))
+    rng = random.Random(args.seed)
+    workloads = [Control(args.control, "sync", "durable"),
+                 Control(args.control, "nosync", "loses")]
+    if args.kv:
+        workloads.append(Kv(args.kv, "durable"))
+    # (the image on tmpfs by default: the loop device's flushes then cost
+    # nothing, and its copy is the device's content all the same)
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    work = args.workdir or tempfile.mkdtemp(prefix="ptm-power-cut-", dir=shm)
+    ok = True
+    try:
+        for w in workloads:
+            results = []
+            for i in range(args.rounds):
+                acked, got = one_round(w, work, rng.randint(lo, hi))
+                print(f"{w.name} round {i + 1}: {acked} acknowledged, "
+                      f"{got} recovered", flush=True)
+                results.append((acked, got))
+            ok &= verdict(w, results)
+    finally:
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
