@@ -100,6 +100,7 @@ set(PTM_RUNTIME_NATIVE_SOURCES
   base/report.cpp
   base/stats.cpp
   palloc/heap_check.cpp
+  persist/domain.cpp
   palloc/lent_runs.cpp
   persist/log_extension.cpp
   pool/heap_init.cpp

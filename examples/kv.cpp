@@ -7,14 +7,17 @@
 // SIGKILL and restart.
 //
 //   kv [-p POOL] [-s SIZE_MB] put KEY VALUE | get KEY | del KEY | list
-//   kv [-p POOL] [-s SIZE_MB] load FIRST COUNT
+//   kv [-p POOL] [-s SIZE_MB] load FIRST COUNT [SYNC_EVERY]
 //
 // POOL defaults to $PTM_POOL, else kv.pool; a new pool has SIZE_MB
 // megabytes (default 256), an existing one keeps its size. `load` puts COUNT
 // keys key<i> = value<i>-<filler> for i = FIRST, FIRST+1, ..., each in its own
 // transaction, and deletes key<i-3> after every 4th put; it prints
 // "ack put <i>" / "ack del <i>" after each commit (flushed: a test that
-// kills the process reads them). `list` prints every pair, sorted by key.
+// kills the process reads them). With SYNC_EVERY, every SYNC_EVERY puts it
+// calls ptm_sync and prints "synced <i>" (the last put it covers): under
+// PTM_DURABILITY=buffered, what is durable from then on. `list` prints every
+// pair, sorted by key.
 #include <ptm.h>
 
 #include <algorithm>
@@ -43,7 +46,7 @@ struct Root {
 
 int usage() {
   fprintf(stderr, "usage: kv [-p POOL] [-s SIZE_MB] put KEY VALUE | get KEY "
-                  "| del KEY | list | load FIRST COUNT\n");
+                  "| del KEY | list | load FIRST COUNT [SYNC_EVERY]\n");
   return 2;
 }
 
@@ -74,7 +77,7 @@ bool del(Root *r, const std::string &k) {
   return ptm::atomic([&] { return r->map.erase(k) != 0; });
 }
 
-int load(Root *r, long first, long count) {
+int load(Root *r, long first, long count, long sync_every) {
   for (long i = first; i < first + count; i++) {
     put(r, "key" + std::to_string(i), value_of(i));
     printf("ack put %ld\n", i);
@@ -82,6 +85,12 @@ int load(Root *r, long first, long count) {
     if (i % 4 == 3) {
       del(r, "key" + std::to_string(i - 3));
       printf("ack del %ld\n", i - 3);
+      fflush(stdout);
+    }
+    if (sync_every && (i - first + 1) % sync_every == 0) {
+      if (ptm_sync() != 0)
+        return 1;
+      printf("synced %ld\n", i);
       fflush(stdout);
     }
   }
@@ -172,8 +181,9 @@ int main(int argc, char **argv) {
     std::sort(all.begin(), all.end());
     for (const auto &kv : all)
       printf("%s %s\n", kv.first.c_str(), kv.second.c_str());
-  } else if (!strcmp(cmd, "load") && left == 2) {
-    return load(root, number(arg[0]), number(arg[1]));
+  } else if (!strcmp(cmd, "load") && (left == 2 || left == 3)) {
+    return load(root, number(arg[0]), number(arg[1]),
+                left == 3 ? number(arg[2]) : 0);
   } else {
     return usage();
   }

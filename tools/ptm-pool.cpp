@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/palloc/persistent_heap.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/persist.h"
 #include "runtime/pool/heap_init.h"
 #include "runtime/pool/open_checks.h"
@@ -144,6 +145,25 @@ void print_uuid(const uint8_t *u) {
     printf("%02x%s", u[i], (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
 }
 
+// What a commit's durability means in domain D (docs/pool.md).
+const char *domain_meaning(persist::Domain d) {
+  switch (d) {
+  case persist::Domain::Pmem:
+    return "persistent memory: a commit is durable once its lines are "
+           "written back and fenced";
+  case persist::Domain::Eadr:
+    return "eADR: the caches are persistent";
+  case persist::Domain::File:
+    return "an ordinary file: commits are synced to the storage, durable "
+           "against power cuts";
+  case persist::Domain::PageCache:
+    return "not synced: durable against a process crash, not a power cut";
+  case persist::Domain::None:
+    break;
+  }
+  return "unknown";
+}
+
 int cmd_info(const char *path, bool force) {
   PoolView v;
   std::vector<SlotScan> pend;
@@ -162,6 +182,13 @@ int cmd_info(const char *path, bool force) {
   if (stat(path, &st) == 0)
     printf("file mode:   %04o, owner uid %u\n", unsigned(st.st_mode & 07777),
            unsigned(st.st_uid));
+  persist::Domain domain;
+  if (!persist::choose_domain(path, file_is_dax(path), &domain)) {
+    unmap_pool(v.base, v.header.pool_size);
+    return 1;
+  }
+  printf("domain:      %s (%s)\n", persist::domain_name(domain),
+         domain_meaning(domain));
   printf("slots:       %u x %" PRIu64 " bytes at offset %" PRIu64 " (%" PRIu64
          " log entries each)\n",
          h.slot_count, h.slot_size, h.slots_offset, v.capacity());

@@ -403,6 +403,16 @@ int main(int argc, char **argv) {
     return opened == MC_STORE_IN_USE ? EX_TEMPFAIL : 1;
   }
   if (announce) {
+    /* where the cache lives and how durable it is (docs/memcached.md) */
+    /* (mc_store_open set PTM_DURABILITY from --durability) */
+    const char *durability = getenv("PTM_DURABILITY");
+    if (!durability || !*durability)
+      durability = "strict";
+    fprintf(stderr,
+            "ptm-memcached: pool %s (library %s, %s durability, persistence "
+            "domain %s)\n",
+            mc_config.pool ? mc_config.pool : "(temporary)", ptm_algorithm(),
+            durability, ptm_persist_domain());
     if (listeners.tcp_port >= 0)
       fprintf(stderr, "ptm-memcached: listening on %s port %d (%d threads)\n",
               mc_config.listen, listeners.tcp_port, mc_config.threads);

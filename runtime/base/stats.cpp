@@ -3,6 +3,7 @@
 #include "runtime/base/stats.h"
 
 #include "runtime/base/report.h"
+#include "runtime/persist/domain.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -50,7 +51,7 @@ void print_row(FILE *out, const char *label, const ptm_stats_t &s) {
 void print_causes(FILE *out, const char *label, const ptm_stats_t &s) {
   fprintf(out,
           "ptm: %-8s %12llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu "
-          "%12llu %12llu %12llu\n",
+          "%12llu %12llu %12llu %12llu\n",
           label, (unsigned long long)s.aborts_read,
           (unsigned long long)s.aborts_write,
           (unsigned long long)s.aborts_validation,
@@ -59,7 +60,8 @@ void print_causes(FILE *out, const char *label, const ptm_stats_t &s) {
           (unsigned long long)s.hourglass_waits,
           (unsigned long long)s.hourglass_distressed,
           (unsigned long long)s.solo_commits, (unsigned long long)s.slot_waits,
-          (unsigned long long)s.slots_given, (unsigned long long)s.slots_taken);
+          (unsigned long long)s.slots_given, (unsigned long long)s.slots_taken,
+          (unsigned long long)s.syncs);
 }
 
 void print_at_exit() { ptm_stats_print(stderr); }
@@ -116,8 +118,11 @@ extern "C" void ptm_stats_print(FILE *out) {
   if (!out)
     out = stderr;
   std::lock_guard<std::mutex> lock(registry_mutex);
-  fprintf(out, "ptm: statistics of library '%s' (flush instruction: %s)\n",
-          ptm_algorithm(), ptm_flush_instruction());
+  fprintf(out,
+          "ptm: statistics of library '%s' (flush instruction: %s, "
+          "persistence domain: %s)\n",
+          ptm_algorithm(), ptm_flush_instruction(),
+          persist::domain_name(persist::last_domain()));
   fprintf(out, "ptm: %-8s %12s %10s %14s %14s %12s %12s %12s %10s %10s\n",
           "thread", "commits", "aborts", "reads", "writes", "clwb", "sfence",
           "log_entries", "allocs", "frees");
@@ -133,13 +138,13 @@ extern "C" void ptm_stats_print(FILE *out) {
     accumulate(sum, s);
   }
   print_row(out, "total", sum);
-  // Second table: aborts by cause, the hourglass and solo mode.
+  // Second table: aborts by cause, the hourglass, solo mode, slots, syncs.
   fprintf(out,
           "ptm: %-8s %12s %12s %12s %12s %12s %12s %12s %12s %12s %12s "
-          "%12s\n",
+          "%12s %12s\n",
           "thread", "abort_read", "abort_write", "abort_valid", "abort_restart",
           "abort_reuse", "hg_waits", "hg_distress", "solo_commits",
-          "slot_waits", "slots_given", "slots_taken");
+          "slot_waits", "slots_given", "slots_taken", "syncs");
   index = registry_count;
   for (ThreadRecord *r = registry_head; r; r = r->next) {
     char label[32];

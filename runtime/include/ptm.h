@@ -108,6 +108,14 @@ int ptm_is_persistent(void);
  * flush nothing; this names what a persistent one would use. */
 const char *ptm_flush_instruction(void);
 
+/* Where the open pool's stores become durable (docs/pool.md "Persistence
+ * domains"): "pmem" (persistent memory, a DAX mapping), "eadr" (an eADR
+ * build), "file" (an ordinary file: commits are synced to the storage),
+ * "page-cache" (no sync: durable against a process crash only; the choice
+ * for pools on tmpfs), or "none" when no pool is open. Chosen at ptm_open;
+ * PTM_PERSIST_DOMAIN=pmem|eadr|file|page-cache overrides the choice. */
+const char *ptm_persist_domain(void);
+
 /* ---- Statistics ------------------------------------------------------------
  */
 
@@ -141,6 +149,10 @@ typedef struct ptm_stats {
   uint64_t slots_given; /* its slot given back at a transaction's end to a
                            thread in line                               */
   uint64_t slots_taken; /* slots it took from a holder between transactions */
+
+  /* The file persistence domain (ptm_persist_domain() == "file"): */
+  uint64_t syncs; /* syncs of the pool file this thread issued (each may
+                     cover other threads' commits: group commit)         */
 } ptm_stats_t;
 
 /* Totals over every thread that has run a transaction (finished threads

@@ -1,6 +1,7 @@
 //===- persist.cpp - flush instruction choice, NVM latency emulation ------===//
 
 #include "runtime/persist/persist.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/shadow.h"
 
 #include "runtime/base/report.h"
@@ -17,6 +18,7 @@ namespace persist {
 FlushInsn flush_insn = FlushInsn::Clflush;
 uint64_t latency_ticks_per_line = 0;
 __thread uint64_t unfenced_lines = 0;
+uint8_t fence_work = 0;
 
 const char *flush_insn_name() {
   switch (flush_insn == FlushInsn::Shadow ? shadow.insn : flush_insn) {
@@ -31,14 +33,18 @@ const char *flush_insn_name() {
   return "clflush";
 }
 
-void pay_latency() {
+void fence_slow(bool rmw) {
   uint64_t lines = unfenced_lines;
   unfenced_lines = 0;
   if (lines == 0)
     return;
-  uint64_t until = __rdtsc() + lines * latency_ticks_per_line;
-  while (__rdtsc() < until)
-    _mm_pause();
+  if (!rmw && latency_ticks_per_line != 0) {
+    uint64_t until = __rdtsc() + lines * latency_ticks_per_line;
+    while (__rdtsc() < until)
+      _mm_pause();
+  }
+  if (fence_work & kFenceSync)
+    sync_file();
 }
 
 namespace {
@@ -110,8 +116,10 @@ __attribute__((constructor)) void init_persist() {
       warning("PTM_NVM_LATENCY_NS='%s' is not a number of nanoseconds; no "
               "latency is emulated",
               env);
-    else if (ns > 0)
+    else if (ns > 0 && !PTM_EADR) {
       latency_ticks_per_line = uint64_t(double(ns) * tsc_ticks_per_ns() + 0.5);
+      fence_work |= kFenceLatency;
+    }
   }
 }
 

@@ -20,6 +20,9 @@
 // Instruction: clwb when the CPU has it (cpuid at load), else clflushopt, else
 // clflush (persist.cpp picks once; the fast path is one predictable branch).
 //
+// The file domain (domain.h): a fence after written-back lines also syncs
+// the pool file, so what it orders is on the disk before what follows it.
+//
 // Emulated NVM latency: PTM_NVM_LATENCY_NS=N charges N ns per line written
 // back, paid at the next sfence by spinning on the TSC (calibrated at load
 // only when N > 0), so the cost lands where real NVM would stall.
@@ -78,14 +81,22 @@ enum class FlushInsn : uint8_t { Clwb, Clflushopt, Clflush, Shadow };
 extern FlushInsn flush_insn;
 // Emulated latency per written-back line, in TSC ticks (0: none).
 extern uint64_t latency_ticks_per_line;
-// Lines written back by this thread since its last fence (latency only).
+// Lines written back by this thread since its last fence (for the latency
+// and the file domain's syncs).
 extern __thread uint64_t unfenced_lines;
+// What a fence does beyond the instruction (0 on the fast path): pay the
+// emulated latency, sync the pool file (the file domain, domain.h).
+enum : uint8_t { kFenceLatency = 1, kFenceSync = 2 };
+extern uint8_t fence_work;
 
 // The instruction's name, for messages and `ptm-pool info`.
 const char *flush_insn_name();
 
-// Spins for the latency of the lines written back since the last fence.
-void pay_latency() __attribute__((noinline));
+// A fence's work beyond the instruction (fence_work): spins for the latency
+// of the lines written back since the last fence, syncs the pool file when
+// there are such lines (domain.h). RMW: the fence was a locked instruction,
+// which pays no emulated latency.
+void fence_slow(bool rmw) __attribute__((noinline));
 // clwb under buffered durability (shadow.cpp).
 void shadow_clwb(const void *addr) __attribute__((noinline, cold));
 
@@ -177,10 +188,8 @@ __attribute__((always_inline)) inline void sfence() {
 #endif
   asm volatile("sfence" ::: "memory");
   stat_add(this_thread().stats->sfence);
-#if !PTM_EADR
-  if (__builtin_expect(latency_ticks_per_line != 0, 0))
-    pay_latency();
-#endif
+  if (__builtin_expect(fence_work != 0, 0))
+    fence_slow(/*rmw=*/false);
 }
 
 // The caller has just executed a locked read-modify-write (or mfence) and
@@ -191,6 +200,8 @@ __attribute__((always_inline)) inline void fenced_by_rmw() {
 #if PTM_PERSIST_HOOKS
   ptm_persist_observe_fence();
 #endif
+  if (__builtin_expect(fence_work & kFenceSync, 0))
+    fence_slow(/*rmw=*/true);
 }
 
 // Outside transactions, the start of a unit of persistence work (a record

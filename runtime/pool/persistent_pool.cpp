@@ -5,6 +5,7 @@
 #include "ptm.h"
 #include "runtime/base/asymmetric_fence.h"
 #include "runtime/base/report.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/log_ring.h"
 #include "runtime/persist/log_stage.h"
 #include "runtime/persist/persist.h"
@@ -114,10 +115,10 @@ static int check_private_copy(const char *path, const PoolHeader &h) {
   return rc;
 }
 
-static int open_locked(const char *path, const PoolHeader &h,
-                       const DurabilityMode &durability);
+static int open_locked(const char *path, int fd, const PoolHeader &h,
+                       const DurabilityMode &durability, bool temporary);
 
-int open_pool(const char *path, size_t size) {
+int open_pool(const char *path, size_t size, bool temporary) {
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);
   if (!path || !*path) {
     error("ptm_open: no pool path given");
@@ -160,7 +161,7 @@ int open_pool(const char *path, size_t size) {
     close(fd);
     return rc;
   }
-  rc = open_locked(path, h, durability);
+  rc = open_locked(path, fd, h, durability, temporary);
   if (rc != 0)
     close(fd);
   else
@@ -168,9 +169,9 @@ int open_pool(const char *path, size_t size) {
   return rc;
 }
 
-// open_pool with PATH locked and its header H validated.
-static int open_locked(const char *path, const PoolHeader &h,
-                       const DurabilityMode &durability) {
+// open_pool with PATH locked (through FD) and its header H validated.
+static int open_locked(const char *path, int fd, const PoolHeader &h,
+                       const DurabilityMode &durability, bool temporary) {
   warn_if_others_can_write(path);
   // A dry run first: recovery and every check on a private copy, so that a
   // pool refused for any reason is left as it was (open_checks.h).
@@ -179,9 +180,19 @@ static int open_locked(const char *path, const PoolHeader &h,
     return rc;
   reserve_existing(path); // (a valid pool only)
   char *base;
-  rc = map_pool(path, h, /*writable=*/true, &base);
+  bool dax = false;
+  rc = map_pool(path, h, /*writable=*/true, &base, &dax);
   if (rc != 0)
     return rc;
+  // (the private temporary pool is gone when the process ends: no sync
+  // makes it outlive a power cut)
+  persist::Domain domain = persist::Domain::PageCache;
+  if (!temporary && !persist::choose_domain(path, dax, &domain)) {
+    unmap_pool(base, h.pool_size);
+    return -EINVAL;
+  }
+  // (before recovery, whose writes the domain makes durable)
+  persist::enter_domain(domain, fd);
   open_view.base = base;
   open_view.header = h;
   // Recovery first: nothing else reads the pool before its logs are applied.
@@ -202,6 +213,7 @@ static int open_locked(const char *path, const PoolHeader &h,
     delete heap;
     unmap_pool(base, h.pool_size);
     open_view = PoolView();
+    persist::leave_domain();
     return rc;
   }
   // Freed memory is reused only after the transactions that may still read
@@ -298,6 +310,7 @@ void close_pool() {
   unmap_pool(open_view.base, open_view.header.pool_size);
   open_view = PoolView();
   open_path[0] = '\0';
+  persist::leave_domain();
   close(pool_fd); // (the owner lock goes with it)
   pool_fd = -1;
 }
@@ -336,7 +349,7 @@ void ensure_pool_open() {
   int rc = create_pool_file(path, size, opt, &h);
   bool created = rc == 0;
   if (created)
-    rc = open_pool(path, 0);
+    rc = open_pool(path, 0, /*temporary=*/true);
   // Private: gone when the process ends, even by a crash.
   unlink(path);
   rmdir(private_dir);

@@ -34,8 +34,9 @@ constexpr uint64_t kDefaultPoolSize = 1ull << 30;
 // The open pool (base == nullptr: none).
 extern PoolView open_view;
 
-// ptm_open: 0 or -errno (with a message).
-int open_pool(const char *path, size_t size);
+// ptm_open: 0 or -errno (with a message). TEMPORARY: the runtime's private
+// pool, unlinked once open (its persistence domain is page-cache).
+int open_pool(const char *path, size_t size, bool temporary = false);
 // ptm_close: waits for the process's transactions to leave the pool, unmaps.
 void close_pool();
 // ptm_pool_slots: the open pool's thread slots (0: no pool open).

@@ -3,6 +3,7 @@
 #include "runtime/pool/pool_file.h"
 
 #include "runtime/base/report.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/persist.h"
 
 #include <cerrno>
@@ -450,9 +451,19 @@ int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
   memset(staged.magic, 0, sizeof staged.magic);
   memcpy(dst, &staged, sizeof staged);
   persist::persist_range(dst, sizeof staged);
-  memcpy(dst->magic, kMagic, sizeof kMagic);
-  persist::persist_range(dst->magic, sizeof kMagic);
+  // (an ordinary file: synced, its name too, before the magic is written)
+  rc = persist::sync_new_file(fd, path);
+  if (rc == 0) {
+    memcpy(dst->magic, kMagic, sizeof kMagic);
+    persist::persist_range(dst->magic, sizeof kMagic);
+    rc = persist::sync_new_file(fd, path);
+  }
   pmem_unmap(m, mapped_len);
+  if (rc != 0) {
+    unlink(path);
+    close(fd);
+    return rc;
+  }
   if (locked_fd)
     *locked_fd = fd;
   else
@@ -462,7 +473,7 @@ int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
 }
 
 int map_pool(const char *path, const PoolHeader &h, bool writable,
-             char **base_out) {
+             char **base_out, bool *dax) {
   int fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
@@ -474,9 +485,19 @@ int map_pool(const char *path, const PoolHeader &h, bool writable,
   // or inspect it in memory, the file stays as it is. It reserves no swap
   // (MAP_NORESERVE): they copy a few pages, and a pool larger than memory
   // can be looked at.
+  // A writable mapping asks for MAP_SYNC first, which only a file on
+  // persistent memory (a DAX file system) accepts.
   int flags = writable ? MAP_SHARED : MAP_PRIVATE | MAP_NORESERVE;
-  void *p = mmap(want, h.pool_size, PROT_READ | PROT_WRITE,
-                 flags | MAP_FIXED_NOREPLACE, fd, 0);
+  void *p = MAP_FAILED;
+  if (writable)
+    p = mmap(want, h.pool_size, PROT_READ | PROT_WRITE,
+             MAP_SHARED_VALIDATE | MAP_SYNC | MAP_FIXED_NOREPLACE, fd, 0);
+  bool synced = p != MAP_FAILED;
+  if (!synced)
+    p = mmap(want, h.pool_size, PROT_READ | PROT_WRITE,
+             flags | MAP_FIXED_NOREPLACE, fd, 0);
+  if (dax)
+    *dax = synced;
   int err = errno;
   close(fd);
   if (p == MAP_FAILED && err != EEXIST)
@@ -496,6 +517,19 @@ int map_pool(const char *path, const PoolHeader &h, bool writable,
 }
 
 void unmap_pool(char *base, uint64_t size) { munmap(base, size); }
+
+bool file_is_dax(const char *path) {
+  int fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  void *p = mmap(nullptr, kPageSize, PROT_READ | PROT_WRITE,
+                 MAP_SHARED_VALIDATE | MAP_SYNC, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED)
+    return false;
+  munmap(p, kPageSize);
+  return true;
+}
 
 } // namespace pool
 } // namespace ptm

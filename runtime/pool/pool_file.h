@@ -72,11 +72,17 @@ long pool_lock_holder(int fd);
 
 // Maps PATH (already validated as H) at H.base: shared and writable, or
 // private copy-on-write (tools: the file never changes). 0, or -EADDRINUSE if
-// the range is taken.
+// the range is taken. DAX (writable only): set to whether the file is on
+// persistent memory (the kernel accepted a MAP_SYNC mapping of it).
 int map_pool(const char *path, const PoolHeader &h, bool writable,
-             char **base_out);
+             char **base_out, bool *dax = nullptr);
 
 void unmap_pool(char *base, uint64_t size);
+
+// Whether PATH is on persistent memory (a DAX file system: the kernel
+// accepts a MAP_SYNC mapping of it); false when it cannot be opened for
+// writing. The file is not changed.
+bool file_is_dax(const char *path);
 
 // The smallest pool with these slots.
 uint64_t min_pool_size(uint32_t slot_count, uint64_t slot_size);

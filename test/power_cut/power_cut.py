@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Power cuts on an ordinary file system, simulated on a loop device.
 
-    power_cut.py --control BIN [--rounds N] [--seed S] [--acks LO:HI]
+    power_cut.py [--control BIN] [--kv BIN]... [--kv-buffered BIN]
+                 [--ptm-pool BIN] [--rounds N] [--seed S] [--acks LO:HI]
                  [--workdir DIR]
 
 Each round makes an ext4 file system in an image file, attaches it to a
@@ -13,17 +14,27 @@ copied: the copy holds exactly what the kernel had written to the device,
 not what sat in the mounted file system's page cache, i.e. what a power cut
 at that moment leaves. The copy is taken while the device is idle (its
 write and in-flight counters in /sys/block/loopN/stat unchanged across the
-copy; otherwise it is taken again: the kernel may still be writing back,
-and any later moment is a power cut too). The program is then killed, the
+copy; otherwise it is taken again after 10 ms: the kernel may still be
+writing back, and any later moment is a power cut too). The program is then killed, the
 copy attached and mounted (ext4 replays its journal) and checked.
 
-Workloads (one line each in WORKLOADS below) say what a round must show:
+Workloads say what a round must show:
   durable  every acknowledged unit is in the recovered copy, in every round
+  prefix   the recovered copy is the state after some acknowledged unit, at
+           or after the last one reported synced (buffered durability)
   loses    some acknowledged unit is missing in at least one round
 The control program (control.c) runs both ways: `sync` (fdatasync before
 each ack) must be durable and `nosync` must lose, or the harness does not
 cut power where the program stands. Root, loop devices and mkfs.ext4 are
 needed; without them the script exits 77 (ctest's skip) saying why.
+
+The kv workloads (examples/kv, one binary per ptm library) run in the
+persistence domain ptm chooses for a file on ext4 (`file`: the harness
+removes PTM_PERSIST_DOMAIN from their environment), strict, or buffered
+with a ptm_sync every few puts; `ptm-pool check` must pass on every
+recovered pool. The first kv binary also runs with
+PTM_PERSIST_DOMAIN=page-cache (no syncs), where it must lose acknowledged
+puts: the kv workload is one the harness can catch.
 """
 import argparse
 import os
@@ -33,10 +44,11 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 SKIP = 77
 IMAGE_MB = 64
-COPY_TRIES = 200
+COPY_TRIES = 1000  # (10 ms apart)
 
 
 def run(*argv, check=True):
@@ -81,9 +93,9 @@ class Loop:
                 shutil.copyfile(self.image, copy)
                 if self.counters() == before:
                     return
-            os.sched_yield()
+            time.sleep(0.01)
         raise RuntimeError(f"{self.device} never idle over {COPY_TRIES} "
-                           "copies")
+                           "copies 10 ms apart")
 
     def close(self):
         run("umount", self.mount_point, check=False)
@@ -100,7 +112,7 @@ class Acks:
     """The "ack N" lines of a program's stdout (a pipe)."""
 
     def __init__(self, fd):
-        self.fd, self.buf, self.last = fd, b"", 0
+        self.fd, self.buf, self.last, self.synced = fd, b"", 0, -1
 
     def take(self, data):
         self.buf += data
@@ -108,6 +120,8 @@ class Acks:
         for line in lines:
             if line.startswith(b"ack "):  # ("ack N" or "ack WHAT N")
                 self.last = max(self.last, int(line.split()[-1]))
+            elif line.startswith(b"synced "):  # ("synced N")
+                self.synced = max(self.synced, int(line.split()[-1]))
 
     def until(self, want):
         """Reads until WANT acknowledgements (or the pipe's end)."""
@@ -160,7 +174,7 @@ def one_round(workload, work, acks_wanted):
         disk.close()
     recovered = Loop(copy, mnt)
     try:
-        return acked, workload.recovered(mnt, acked)
+        return acked, workload.recovered(mnt, acked, acks.synced)
     finally:
         recovered.close()
 
@@ -177,52 +191,100 @@ class Control:
     def command(self, mnt):
         return [self.binary, self.mode, os.path.join(mnt, "records")]
 
-    def recovered(self, mnt, acked):
+    def recovered(self, mnt, acked, synced):
         out = run(self.binary, "check", os.path.join(mnt, "records")).stdout
         return int(out.split()[1])
+
+
+def kv_value(i):
+    """examples/kv's value of key I."""
+    return f"value{i}-" + chr(ord("a") + i % 26) * (i % 61)
 
 
 class Kv:
     """examples/kv (ptm, an ip_ library) loading keys, one transaction
     each, a pool of SIZE_MB on the file system under power cuts; ENV adds
-    to the environment (e.g. PTM_DURABILITY). Units: the puts acknowledged
-    ("ack put N"); a recovered one is a key with its value, unless its
-    deletion ("ack del N", after every 4th put) was acknowledged too."""
+    to the environment (e.g. PTM_DURABILITY), SYNC_EVERY makes it call
+    ptm_sync every that many puts. Units: the puts acknowledged ("ack put
+    N"); strict (expect durable), a recovered one is a key with its value,
+    unless its deletion ("ack del N", after every 4th put) was acknowledged
+    too; buffered (expect prefix), the pool must hold the state after some
+    put P at or after the last synced one ("synced N"), and P counts as
+    every unit recovered (-1: no prefix)."""
 
-    def __init__(self, binary, expect, env=None, size_mb=32):
+    def __init__(self, binary, expect, env=None, size_mb=32, sync_every=0,
+                 ptm_pool=None):
         self.binary, self.expect, self.size_mb = binary, expect, size_mb
-        self.env = dict(os.environ, **(env or {}))
-        self.name = " ".join(["kv"] + [f"{k}={v}" for k, v in
-                                       (env or {}).items()])
-        self.acked_deletes = 0
+        self.sync_every, self.ptm_pool = sync_every, ptm_pool
+        self.env = {k: v for k, v in os.environ.items()
+                    if k != "PTM_PERSIST_DOMAIN"}
+        self.env.update(env or {})
+        self.name = " ".join([os.path.basename(binary)] +
+                             [f"{k}={v}" for k, v in (env or {}).items()])
 
     def command(self, mnt):
         return [self.binary, "-p", os.path.join(mnt, "kv.pool"), "-s",
-                str(self.size_mb), "load", "0", str(1 << 40)]
+                str(self.size_mb), "load", "0", str(1 << 40)] + (
+                    [str(self.sync_every)] if self.sync_every else [])
 
-    def recovered(self, mnt, acked):
+    def recovered(self, mnt, acked, synced):
         pool = os.path.join(mnt, "kv.pool")
         if not os.path.exists(pool):
-            return 0
+            return -1 if self.expect == "prefix" else 0
+        if self.ptm_pool:
+            c = subprocess.run([self.ptm_pool, "check", pool], env=self.env,
+                               capture_output=True, text=True)
+            if c.returncode != 0:
+                print(f"  ptm-pool check after the cut: {c.stdout.strip()} "
+                      f"{c.stderr.strip()}", flush=True)
+                return -1
         p = subprocess.run([self.binary, "-p", pool, "list"], env=self.env,
                            capture_output=True, text=True)
         if p.returncode != 0:  # (everything lost: the pool does not open)
             print(f"  kv list after the cut: {p.stderr.strip()}", flush=True)
-            return 0
+            return -1 if self.expect == "prefix" else 0
         have = dict(line.split(" ", 1) for line in p.stdout.splitlines())
+        if self.expect == "prefix":
+            return self.prefix(have, acked, synced)
         missing = 0
         for i in range(acked + 1):
             # (key i is deleted after put i + 3, if i % 4 == 0)
             deleted = i % 4 == 0 and i + 3 <= acked
-            if not deleted and not have.get(f"key{i}", "").startswith(
-                    f"value{i}-"):
+            if not deleted and have.get(f"key{i}") != kv_value(i):
                 missing += 1
         return acked - missing  # (acknowledged, less those lost)
+
+    @staticmethod
+    def prefix(have, acked, synced):
+        """ACKED if HAVE is the state after a put P >= SYNCED (or after
+        its delete), else -1."""
+        keys = [int(k[3:]) for k in have]
+        last = max(keys, default=-1)  # (the last put is never deleted yet)
+        # (the program may have committed one put more than it printed)
+        if last < synced or last > acked + 1:
+            print(f"  recovered up to put {last}: synced {synced}, "
+                  f"acknowledged {acked}", flush=True)
+            return -1
+        for i in range(last + 1):
+            gone = i % 4 == 0 and i + 3 <= last
+            ambiguous = i % 4 == 0 and i + 3 == last  # (its delete or not)
+            value = have.get(f"key{i}")
+            if not ambiguous and (value is None) != gone or (
+                    value is not None and value != kv_value(i)):
+                print(f"  not a prefix: key{i} = {value!r} after put {last}",
+                      flush=True)
+                return -1
+        return acked
 
 
 def verdict(workload, results):
     lost = [(a, r) for a, r in results if r < a]
-    if workload.expect == "durable":
+    if workload.expect == "prefix":
+        ok = not lost
+        what = ("every round recovered a prefix with everything synced" if
+                ok else f"{len(lost)} of {len(results)} rounds recovered no "
+                f"prefix: {lost}")
+    elif workload.expect == "durable":
         ok = not lost
         what = ("every acknowledged unit survived" if ok else
                 f"{len(lost)} of {len(results)} rounds lost acknowledged "
@@ -238,9 +300,15 @@ def verdict(workload, results):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--control", required=True, help="power_cut_control")
-    ap.add_argument("--kv", help="examples' kv (an ip_ library): its "
-                    "puts must survive, strict and after ptm_sync")
+    ap.add_argument("--control", help="power_cut_control")
+    ap.add_argument("--kv", action="append", default=[],
+                    help="examples' kv (an ip_ library), strict: every "
+                    "acknowledged put must survive (repeatable)")
+    ap.add_argument("--kv-buffered", action="append", default=[],
+                    help="examples' kv (a lazy ip_ library) under buffered "
+                    "durability: a prefix, with every synced put")
+    ap.add_argument("--ptm-pool", help="ptm-pool: `check` on every "
+                    "recovered kv pool")
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--acks", default="200:2000", help="LO:HI per round")
@@ -252,10 +320,19 @@ def main():
         return SKIP
     lo, hi = (int(x) for x in args.acks.split(":"))
     rng = random.Random(args.seed)
-    workloads = [Control(args.control, "sync", "durable"),
-                 Control(args.control, "nosync", "loses")]
-    if args.kv:
-        workloads.append(Kv(args.kv, "durable"))
+    workloads = []
+    if args.control:
+        workloads += [Control(args.control, "sync", "durable"),
+                      Control(args.control, "nosync", "loses")]
+    workloads += [Kv(b, "durable", ptm_pool=args.ptm_pool) for b in args.kv]
+    # (the same program told not to sync: what the file domain adds)
+    workloads += [Kv(b, "loses", env={"PTM_PERSIST_DOMAIN": "page-cache"})
+                  for b in args.kv[:1]]
+    workloads += [Kv(b, "prefix", env={"PTM_DURABILITY": "buffered:10"},
+                     sync_every=97, ptm_pool=args.ptm_pool)
+                  for b in args.kv_buffered]
+    if not workloads:
+        ap.error("nothing to run: give --control, --kv or --kv-buffered")
     # (the image on tmpfs by default: the loop device's flushes then cost
     # nothing, and its copy is the device's content all the same)
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None

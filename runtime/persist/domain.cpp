@@ -1,0 +1,193 @@
+//===- domain.cpp - the persistence domain; syncing the pool file ---------===//
+
+#include "runtime/persist/domain.h"
+
+#include "runtime/base/report.h"
+#include "runtime/base/stats.h"
+#include "runtime/base/tx_thread.h"
+#include "runtime/persist/persist.h"
+
+#include <cerrno>
+#include <climits>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <mutex>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+namespace ptm {
+namespace persist {
+
+namespace {
+
+constexpr struct {
+  const char *name;
+  Domain domain;
+} kDomains[] = {{"pmem", Domain::Pmem},
+                {"eadr", Domain::Eadr},
+                {"file", Domain::File},
+                {"page-cache", Domain::PageCache}};
+
+Domain open_domain = Domain::None, last_open_domain = Domain::None;
+
+// Group commit: a thread that asks for a sync takes a ticket after its
+// stores; a sync that starts after a ticket covers it. While one sync runs,
+// the threads that ask wait, and the first of them to see it end starts the
+// next one for all of them.
+struct SyncGroup {
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  int fd = -1;
+  uint64_t tickets = 0; // last ticket given
+  uint64_t covered = 0; // tickets the finished syncs covered
+  bool running = false;
+} group;
+
+// Whether PATH's file system keeps its files in memory only (tmpfs, ramfs):
+// a power cut loses them whole, and a sync writes nothing.
+bool in_memory_file_system(const char *path) {
+  struct statfs fs;
+  if (statfs(path, &fs) != 0)
+    return false;
+  return fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
+}
+
+} // namespace
+
+const char *domain_name(Domain d) {
+  for (const auto &n : kDomains)
+    if (n.domain == d)
+      return n.name;
+  return "none";
+}
+
+bool choose_domain(const char *path, bool dax, Domain *out) {
+  const char *env = getenv("PTM_PERSIST_DOMAIN");
+  if (env && *env) {
+    for (const auto &n : kDomains) {
+      if (strcmp(env, n.name) != 0)
+        continue;
+      if (PTM_EADR && (n.domain == Domain::Pmem || n.domain == Domain::File)) {
+        error("%s: PTM_PERSIST_DOMAIN=%s: this is an eADR build (its "
+              "domain is eadr, or page-cache)",
+              path, env);
+        return false;
+      }
+      if (!PTM_EADR && n.domain == Domain::Eadr) {
+        error("%s: PTM_PERSIST_DOMAIN=eadr: this build writes cache lines "
+              "back (configure with -DPTM_EADR=ON for eADR machines)",
+              path);
+        return false;
+      }
+      *out = n.domain;
+      return true;
+    }
+    error("%s: PTM_PERSIST_DOMAIN='%s' is not a persistence domain (pmem, "
+          "eadr, file or page-cache)",
+          path, env);
+    return false;
+  }
+  if (PTM_EADR)
+    *out = Domain::Eadr;
+  else if (dax)
+    *out = Domain::Pmem;
+  else if (in_memory_file_system(path))
+    *out = Domain::PageCache;
+  else
+    *out = Domain::File;
+  return true;
+}
+
+void enter_domain(Domain d, int fd) {
+  open_domain = last_open_domain = d;
+  std::lock_guard<std::mutex> lock(group.mutex);
+  group.fd = fd;
+  group.tickets = group.covered = 0;
+  if (d == Domain::File)
+    fence_work |= kFenceSync;
+}
+
+void leave_domain() {
+  fence_work &= uint8_t(~kFenceSync);
+  open_domain = Domain::None;
+  std::lock_guard<std::mutex> lock(group.mutex);
+  group.fd = -1;
+}
+
+Domain current_domain() { return open_domain; }
+
+Domain last_domain() { return last_open_domain; }
+
+void sync_file() {
+  std::unique_lock<std::mutex> lock(group.mutex);
+  uint64_t mine = ++group.tickets;
+  while (group.covered < mine) {
+    if (group.running) {
+      group.done_cv.wait(lock);
+      continue;
+    }
+    group.running = true;
+    uint64_t upto = group.tickets;
+    int fd = group.fd;
+    lock.unlock();
+    int rc = fd >= 0 ? fdatasync(fd) : 0;
+    int err = errno;
+    stat_add(this_thread().stats->syncs);
+    lock.lock();
+    if (rc == 0 && upto > group.covered)
+      group.covered = upto;
+    group.running = false;
+    group.done_cv.notify_all();
+    if (rc != 0)
+      // The kernel may have dropped the pages it could not write: nothing
+      // that follows can be called durable.
+      fatal("cannot sync the pool file to its storage: %s (the transactions "
+            "since the last sync may be lost)",
+            strerror(err));
+  }
+}
+
+int sync_new_file(int fd, const char *path) {
+  Domain d;
+  if (!choose_domain(path, /*dax=*/false, &d))
+    return -EINVAL;
+  if (d != Domain::File)
+    return 0;
+  if (fdatasync(fd) != 0) {
+    int err = errno;
+    error("%s: cannot sync the new pool file: %s", path, strerror(err));
+    return -err;
+  }
+  // Its name too: the directory entry.
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else if (slash == dir)
+    dir[1] = '\0';
+  else
+    *slash = '\0';
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int rc = dfd >= 0 ? fsync(dfd) : -1;
+  int err = errno;
+  if (dfd >= 0)
+    close(dfd);
+  if (rc != 0) {
+    error("%s: cannot sync the directory of the new pool file: %s", path,
+          strerror(err));
+    return -err;
+  }
+  return 0;
+}
+
+} // namespace persist
+} // namespace ptm
+
+extern "C" const char *ptm_persist_domain(void) {
+  return ptm::persist::domain_name(ptm::persist::current_domain());
+}

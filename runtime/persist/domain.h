@@ -1,0 +1,62 @@
+//===- domain.h - where a pool's stores become durable ----------*- C++ -*-===//
+//
+// The persistence domain of the open pool (DESIGN.md "Deployment and
+// storage"; docs/pool.md "Persistence domains"):
+//
+//   pmem        the file is on persistent memory (a DAX file system: the
+//               mapping accepted MAP_SYNC): a line is durable once written
+//               back and fenced
+//   eadr        an eADR build (PTM_EADR=ON): the caches are persistent too
+//   file        an ordinary file on a disk or SSD: a line is durable once a
+//               sync of the file has covered it. Every fence that follows
+//               written-back lines syncs the file (fdatasync), so each
+//               library's own ordering holds on the disk; threads whose
+//               fences meet share one sync (group commit, sync_file)
+//   page-cache  no sync: durable against the process's crash, not against a
+//               power cut (the choice for pools on tmpfs, whose contents a
+//               power cut loses anyway, and for caches and tests)
+//
+// PTM_PERSIST_DOMAIN=pmem|eadr|file|page-cache overrides the choice.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTM_RUNTIME_PERSIST_DOMAIN_H
+#define PTM_RUNTIME_PERSIST_DOMAIN_H
+
+#include <cstdint>
+
+namespace ptm {
+namespace persist {
+
+enum class Domain : uint8_t { None, Pmem, Eadr, File, PageCache };
+
+// "pmem", "eadr", "file", "page-cache"; "none" when no pool is open.
+const char *domain_name(Domain d);
+
+// The domain of a pool file on the file system at PATH whose writable
+// mapping did (DAX) or did not accept MAP_SYNC, or PTM_PERSIST_DOMAIN's.
+// false after a message when PTM_PERSIST_DOMAIN is not a domain.
+bool choose_domain(const char *path, bool dax, Domain *out);
+
+// From an open until its close: the domain of the open pool, and the file
+// descriptor that syncs it (kept open by the caller until leave_domain).
+void enter_domain(Domain d, int fd);
+void leave_domain();
+Domain current_domain();
+// The domain of the pool opened last, open or closed since (PTM_STATS at
+// exit); None before the first open.
+Domain last_domain();
+
+// Makes every store to the open pool's file so far durable: one fdatasync,
+// shared by the threads that ask while it is not yet started (group
+// commit). Counted in ptm_stats.syncs of the thread that issues it.
+void sync_file();
+
+// A pool file just created at PATH: its data and its directory entry
+// synced, unless the domain it will be opened in needs no sync.
+// 0 or -errno (after a message).
+int sync_new_file(int fd, const char *path);
+
+} // namespace persist
+} // namespace ptm
+
+#endif // PTM_RUNTIME_PERSIST_DOMAIN_H

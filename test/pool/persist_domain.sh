@@ -1,0 +1,72 @@
+#!/bin/bash
+# persist_domain.sh KV PTM_POOL_TOOL WORKDIR: the persistence domain
+# (docs/pool.md "Persistence domains") as examples/kv (ip_orec_lazy) and
+# ptm-pool see it:
+#   1. PTM_PERSIST_DOMAIN=file: PTM_STATS names the domain, and every commit
+#      of the one thread was synced (syncs >= commits > 0);
+#   2. page-cache: the same run syncs nothing;
+#   3. no PTM_PERSIST_DOMAIN: `file` on a disk's file system, `page-cache` on
+#      tmpfs or ramfs (WORKDIR's file system, read by stat -f), page-cache
+#      in /dev/shm; `ptm-pool info` says the same;
+#   4. a value that is not a domain, and eadr in a build that writes lines
+#      back: a clear error, exit status 1, the pool unchanged.
+set -u
+kv="$1"
+tool="$2"
+dir=$(mktemp -d "$3/persist-domain-XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+
+# stats DOMAIN|- POOL: kv loads 40 keys with PTM_STATS=1 in DOMAIN (- none);
+# sets commits, syncs and the header's domain.
+stats() {
+  local env=(env -u PTM_PERSIST_DOMAIN PTM_STATS=1)
+  [ "$1" != - ] && env+=(PTM_PERSIST_DOMAIN="$1")
+  "${env[@]}" "$kv" -p "$2" -s 32 load 0 40 >/dev/null 2>"$dir/stats" ||
+    { err "kv in domain $1: exit status $?"; cat "$dir/stats"; }
+  named=$(sed -n 's/.*persistence domain: \([a-z-]*\)).*/\1/p' "$dir/stats")
+  commits=$(awk '$2 == "total" { print $3; exit }' "$dir/stats")
+  syncs=$(awk '$2 == "total" { n++; if (n == 2) print $NF }' "$dir/stats")
+  echo "domain $1: named $named, $commits commits, $syncs syncs"
+}
+
+# 1, 2.
+stats file "$dir/a.pool"
+[ "$named" = file ] || err "PTM_PERSIST_DOMAIN=file: PTM_STATS names '$named'"
+[ "${commits:-0}" -gt 0 ] && [ "${syncs:-0}" -ge "$commits" ] ||
+  err "file: $syncs syncs for $commits commits (each commit needs one)"
+stats page-cache "$dir/b.pool"
+[ "$named" = page-cache ] || err "page-cache: PTM_STATS names '$named'"
+[ "${syncs:-1}" = 0 ] || err "page-cache: $syncs syncs (none wanted)"
+
+# 3. The choice.
+case "$(stat -f -c %T "$dir")" in
+tmpfs | ramfs) want=page-cache ;;
+*) want=file ;;
+esac
+stats - "$dir/c.pool"
+[ "$named" = "$want" ] || err "$(stat -f -c %T "$dir"): chose '$named', not $want"
+info=$(env -u PTM_PERSIST_DOMAIN "$tool" info "$dir/c.pool")
+grep -q "^domain: *$want " <<<"$info" || err "ptm-pool info: no 'domain: $want' in: $info"
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  shm=$(mktemp -d /dev/shm/ptm-domain-XXXXXX)
+  stats - "$shm/d.pool"
+  rm -rf "$shm"
+  [ "$named" = page-cache ] || err "/dev/shm: chose '$named', not page-cache"
+fi
+
+# 4. Refused, the pool unchanged.
+before=$("$kv" -p "$dir/c.pool" list | md5sum)
+for bad in bogus eadr; do
+  out=$(PTM_PERSIST_DOMAIN=$bad "$kv" -p "$dir/c.pool" put x y 2>&1)
+  rc=$?
+  [ $rc = 1 ] || err "PTM_PERSIST_DOMAIN=$bad: exit status $rc, expected 1"
+  grep -q "PTM_PERSIST_DOMAIN" <<<"$out" || err "PTM_PERSIST_DOMAIN=$bad: no message naming it: $out"
+done
+[ "$("$kv" -p "$dir/c.pool" list | md5sum)" = "$before" ] ||
+  err "a refused open changed the pool"
+"$tool" check "$dir/c.pool" >/dev/null || err "ptm-pool check after the refusals"
+
+[ $fail = 0 ] && echo "persist-domain: OK"
+exit $fail
