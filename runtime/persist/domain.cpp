@@ -7,12 +7,15 @@
 #include "runtime/base/tx_thread.h"
 #include "runtime/persist/persist.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <mutex>
@@ -37,15 +40,37 @@ Domain open_domain = Domain::None, last_open_domain = Domain::None;
 // Group commit: a thread that asks for a sync takes a ticket after its
 // stores; a sync that starts after a ticket covers it. While one sync runs,
 // the threads that ask wait, and the first of them to see it end starts the
-// next one for all of them.
+// next one for all of them. A thread about to sync for its ticket alone,
+// when the previous sync was another thread's, first waits for that thread's
+// next ticket, at most as long as a sync takes: two threads that take turns
+// then share each sync instead of syncing one after the other. A wait that
+// saw no ticket come (the other thread was idle, or waited for a lock this
+// one holds) turns the waits off for the next kGatherPause syncs.
 struct SyncGroup {
   std::mutex mutex;
-  std::condition_variable done_cv;
+  std::condition_variable done_cv;   // a sync ended
+  std::condition_variable ticket_cv; // a ticket was taken
   int fd = -1;
-  uint64_t tickets = 0; // last ticket given
-  uint64_t covered = 0; // tickets the finished syncs covered
-  bool running = false;
+  uint64_t tickets = 0;        // last ticket given
+  uint64_t covered = 0;        // tickets the finished syncs covered
+  bool running = false;        // a sync is under way
+  const void *last_leader = 0; // the thread that started the last sync
+  uint64_t last_sync_ns = 0;   // how long it took
+  uint64_t syncs = 0;          // syncs started
+  uint64_t gather_from = 0;    // no wait before sync number gather_from
 } group;
+
+// This thread's identity for last_leader.
+__thread char thread_tag;
+
+constexpr uint64_t kMaxGatherNs = 2000000; // (2 ms)
+constexpr uint64_t kGatherPause = 64;
+
+uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
 
 // Whether PATH's file system keeps its files in memory only (tmpfs, ramfs):
 // a power cut loses them whole, and a sync writes nothing.
@@ -106,7 +131,9 @@ void enter_domain(Domain d, int fd) {
   open_domain = last_open_domain = d;
   std::lock_guard<std::mutex> lock(group.mutex);
   group.fd = fd;
-  group.tickets = group.covered = 0;
+  group.tickets = group.covered = group.last_sync_ns = 0;
+  group.syncs = group.gather_from = 0;
+  group.last_leader = nullptr;
   if (d == Domain::File)
     fence_work |= kFenceSync;
 }
@@ -125,19 +152,34 @@ Domain last_domain() { return last_open_domain; }
 void sync_file() {
   std::unique_lock<std::mutex> lock(group.mutex);
   uint64_t mine = ++group.tickets;
+  group.ticket_cv.notify_all();
   while (group.covered < mine) {
     if (group.running) {
       group.done_cv.wait(lock);
       continue;
     }
     group.running = true;
+    if (group.tickets == group.covered + 1 && group.last_leader &&
+        group.last_leader != &thread_tag && group.syncs >= group.gather_from) {
+      // (alone so far: wait a little for the other thread's commit)
+      uint64_t wait = std::min(group.last_sync_ns, kMaxGatherNs);
+      if (!group.ticket_cv.wait_for(lock, std::chrono::nanoseconds(wait), [&] {
+            return group.tickets > group.covered + 1;
+          }))
+        group.gather_from = group.syncs + kGatherPause;
+    }
+    ++group.syncs;
+    group.last_leader = &thread_tag;
     uint64_t upto = group.tickets;
     int fd = group.fd;
     lock.unlock();
+    uint64_t start = now_ns();
     int rc = fd >= 0 ? fdatasync(fd) : 0;
     int err = errno;
+    uint64_t took = now_ns() - start;
     stat_add(this_thread().stats->syncs);
     lock.lock();
+    group.last_sync_ns = took;
     if (rc == 0 && upto > group.covered)
       group.covered = upto;
     group.running = false;
