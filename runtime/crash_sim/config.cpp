@@ -50,6 +50,8 @@ const char *mutation_name(Mutation m) {
     return "drop-fence";
   case Mutation::DropClwb:
     return "drop-clwb";
+  case Mutation::DropSync:
+    return "drop-sync";
   case Mutation::UnflushedExtension:
     break;
   }
@@ -101,16 +103,19 @@ bool read_config(Config *out, std::string *error) {
       c.mutation = Mutation::DropFence;
     else if (kind == "drop-clwb")
       c.mutation = Mutation::DropClwb;
+    else if (kind == "drop-sync")
+      c.mutation = Mutation::DropSync;
     else if (kind == "unflushed-extension" && !colon)
       c.mutation = Mutation::UnflushedExtension;
-    bool counted =
-        c.mutation == Mutation::DropFence || c.mutation == Mutation::DropClwb;
+    bool counted = c.mutation == Mutation::DropFence ||
+                   c.mutation == Mutation::DropClwb ||
+                   c.mutation == Mutation::DropSync;
     if (c.mutation == Mutation::Off ||
         (counted && (!colon || !parse_u64(colon + 1, &c.mutate_nth) ||
                      c.mutate_nth == 0))) {
       *error = std::string("PTM_CRASH_MUTATE='") + v +
-               "' is not drop-fence:N, drop-clwb:N (N >= 1) or "
-               "unflushed-extension";
+               "' is not drop-fence:N, drop-clwb:N, drop-sync:N (N >= 1) "
+               "or unflushed-extension";
       return false;
     }
   }

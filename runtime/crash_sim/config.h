@@ -12,8 +12,9 @@
 //                           PTM_CRASH_AT)
 //   PTM_CRASH_COUNT=1       print the number of events at exit
 //   PTM_CRASH_MUTATE=K:N    a deliberately broken persistence layer:
-//                           drop-fence:N / drop-clwb:N ignore the N-th fence /
-//                           clwb of every transaction; unflushed-extension
+//                           drop-fence:N / drop-clwb:N / drop-sync:N ignore
+//                           the N-th fence / clwb / sync of the pool file of
+//                           every transaction; unflushed-extension
 //                           links a log extension before writing it back
 //
 //===----------------------------------------------------------------------===//
@@ -27,7 +28,13 @@ namespace ptm {
 namespace crash_sim {
 
 enum class Mode : uint8_t { None, All, Random };
-enum class Mutation : uint8_t { Off, DropFence, DropClwb, UnflushedExtension };
+enum class Mutation : uint8_t {
+  Off,
+  DropFence,
+  DropClwb,
+  DropSync,
+  UnflushedExtension
+};
 
 struct Config {
   uint64_t crash_at = 0; // 0: never crash

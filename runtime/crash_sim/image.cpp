@@ -76,6 +76,23 @@ void compose_image(char *persistent, const char *live, uint64_t size,
   }
 }
 
+void compose_file_image(char *persistent, const char *live, uint64_t size,
+                        Mode mode, uint64_t seed, ImageStats *stats) {
+  uint64_t rng = seed;
+  for (uint64_t off = 0; off < size; off += kPage) {
+    uint64_t n = size - off < kPage ? size - off : kPage;
+    if (memcmp(persistent + off, live + off, n) == 0)
+      continue;
+    ++stats->dirty;
+    bool keep = mode == Mode::All ||
+                (mode == Mode::Random && (splitmix64(&rng) >> 63) != 0);
+    if (!keep)
+      continue;
+    ++stats->dirty_kept;
+    memcpy(persistent + off, live + off, n);
+  }
+}
+
 bool write_image(const char *path, const char *image, uint64_t size,
                  std::string *error) {
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -85,7 +102,6 @@ bool write_image(const char *path, const char *image, uint64_t size,
     return false;
   }
   bool ok = ftruncate(fd, off_t(size)) == 0;
-  constexpr uint64_t kPage = 4096;
   for (uint64_t off = 0; ok && off < size; off += kPage) {
     uint64_t n = size - off < kPage ? size - off : kPage;
     if (all_zero(image + off, n))

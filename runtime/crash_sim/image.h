@@ -39,6 +39,15 @@ void compose_image(char *persistent, const char *live, uint64_t size,
                    const std::unordered_map<uint64_t, const char *> &in_flight,
                    Mode mode, uint64_t seed, ImageStats *stats);
 
+// The file domain (persist/domain.h): a sync made the whole file
+// PERSISTENT; since then the kernel may have written back any of the pages
+// that differ from it (LIVE), each one whole. Mode none keeps no such page,
+// all every one, random each with probability 1/2 (seeded, in address
+// order). STATS counts pages in `dirty`.
+constexpr uint64_t kPage = 4096;
+void compose_file_image(char *persistent, const char *live, uint64_t size,
+                        Mode mode, uint64_t seed, ImageStats *stats);
+
 // Writes IMAGE (SIZE bytes) to PATH as a sparse file (all-zero pages are
 // holes). False with *ERROR set on failure.
 bool write_image(const char *path, const char *image, uint64_t size,

@@ -7,6 +7,7 @@
 #include "runtime/crash_sim/config.h"
 #include "runtime/crash_sim/image.h"
 #include "runtime/htm/htm.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/shadow.h"
 #include "runtime/pool/persistent_pool.h"
 #include "runtime/pool/thread_slot.h"
@@ -31,7 +32,7 @@ namespace crash_sim {
 
 namespace {
 
-enum class Kind : uint8_t { Clwb, Fence };
+enum class Kind : uint8_t { Clwb, Fence, Sync };
 
 struct InFlight {
   uint64_t off;     // of the line in the pool
@@ -48,6 +49,10 @@ struct State {
   char *base = nullptr;
   uint64_t size = 0;
   uint64_t epoch = 0;
+  // The file domain (persist/domain.h): a sync makes the whole file
+  // persistent, clwb and fences nothing; a crash keeps any of the pages
+  // written since (compose_file_image).
+  bool file_model = false;
   char *persistent = nullptr; // shadow copy: the persistent image
   // Per line, the version of the snapshot the persistent image holds (0:
   // the content found when tracking started). A line's write-backs reach
@@ -58,7 +63,7 @@ struct State {
   uint64_t versions = 0; // snapshots taken (clwb events on pool lines)
   std::vector<InFlight> in_flight;
   Config config;
-  uint64_t events = 0, clwbs = 0, fences = 0, dropped = 0;
+  uint64_t events = 0, clwbs = 0, fences = 0, syncs = 0, dropped = 0;
   bool count_at_exit = false;
 };
 
@@ -75,7 +80,7 @@ __thread uint32_t tls_owner;
 // or outside transactions inside its unit (persist::begin_unit).
 struct TxPosition {
   uint64_t commits = ~0ull, aborts = ~0ull, attempt = 0, unit = 0;
-  uint64_t fences = 0, clwbs = 0;
+  uint64_t fences = 0, clwbs = 0, syncs = 0;
 };
 __thread TxPosition tls_position;
 __thread uint64_t tls_unit; // units this thread began
@@ -89,10 +94,10 @@ uint32_t owner() {
 void print_count() {
   State &s = state();
   fprintf(stderr,
-          "ptm: crash-sim: %llu persistence events (%llu clwb, %llu sfence)"
-          "%s\n",
+          "ptm: crash-sim: %llu persistence events (%llu clwb, %llu sfence, "
+          "%llu sync)%s\n",
           (unsigned long long)s.events, (unsigned long long)s.clwbs,
-          (unsigned long long)s.fences,
+          (unsigned long long)s.fences, (unsigned long long)s.syncs,
           s.dropped ? " (mutated: some were dropped)" : "");
 }
 
@@ -108,6 +113,7 @@ void start_tracking(State &s, char *live, uint64_t size, uint64_t epoch) {
   s.base = live;
   s.size = size;
   s.epoch = epoch;
+  s.file_model = persist::current_domain() == persist::Domain::File;
   s.persistent = static_cast<char *>(malloc(s.size));
   if (!s.persistent)
     fatal("crash simulator: no memory for a %llu-byte shadow of the pool",
@@ -214,22 +220,29 @@ void freeze_other_threads() {
                 std::to_string(s.config.mutate_nth);
   freeze_other_threads();
   ImageStats st;
-  compose_image(s.persistent, s.base, s.size, newest, s.config.mode,
-                s.config.seed, &st);
+  if (s.file_model)
+    compose_file_image(s.persistent, s.base, s.size, s.config.mode,
+                       s.config.seed, &st);
+  else
+    compose_image(s.persistent, s.base, s.size, newest, s.config.mode,
+                  s.config.seed, &st);
   std::string problem;
   if (!write_image(s.config.image.c_str(), s.persistent, s.size, &problem))
     fatal("crash simulator: %s", problem.c_str());
   fprintf(stderr,
           "ptm: crash-sim: crash at event %llu (%s), mode %s, seed %llu: "
-          "image %s (kept %llu of %llu dirty lines, %llu of %llu in-flight "
+          "image %s (kept %llu of %llu dirty %s, %llu of %llu in-flight "
           "lines)\n"
           "ptm: crash-sim: reproduce (from the pool as this process found "
           "it): PTM_CRASH_AT=%llu PTM_CRASH_MODE=%s "
           "PTM_CRASH_SEED=%llu PTM_CRASH_IMAGE=%s%s %s\n",
           (unsigned long long)s.config.crash_at,
-          kind == Kind::Fence ? "sfence" : "clwb", mode_name(s.config.mode),
-          (unsigned long long)s.config.seed, s.config.image.c_str(),
-          (unsigned long long)st.dirty_kept, (unsigned long long)st.dirty,
+          kind == Kind::Sync    ? "sync"
+          : kind == Kind::Fence ? "sfence"
+                                : "clwb",
+          mode_name(s.config.mode), (unsigned long long)s.config.seed,
+          s.config.image.c_str(), (unsigned long long)st.dirty_kept,
+          (unsigned long long)st.dirty, s.file_model ? "pages" : "lines",
           (unsigned long long)st.in_flight_kept,
           (unsigned long long)st.in_flight,
           (unsigned long long)s.config.crash_at, mode_name(s.config.mode),
@@ -262,6 +275,8 @@ bool mutated(const Config &c, Kind kind) {
     p = now;
   if (kind == Kind::Fence)
     return c.mutation == Mutation::DropFence && ++p.fences == c.mutate_nth;
+  if (kind == Kind::Sync)
+    return c.mutation == Mutation::DropSync && ++p.syncs == c.mutate_nth;
   return c.mutation == Mutation::DropClwb && ++p.clwbs == c.mutate_nth;
 }
 
@@ -291,13 +306,20 @@ void observe(Kind kind, const void *addr) {
   else if (s.epoch == 0)
     s.epoch = epoch;
   ++s.events;
-  ++(kind == Kind::Fence ? s.fences : s.clwbs);
+  ++(kind == Kind::Sync ? s.syncs : kind == Kind::Fence ? s.fences : s.clwbs);
   if (s.events == s.config.crash_at)
     crash(s, kind);
   if (mutated(s.config, kind)) {
     ++s.dropped;
     return;
   }
+  if (kind == Kind::Sync) { // (the file domain's: the whole file)
+    memcpy(s.persistent, s.base, s.size);
+    s.in_flight.clear();
+    return;
+  }
+  if (s.file_model)
+    return; // (a line written back and fenced is in the page cache only)
   if (kind == Kind::Clwb) {
     uint64_t a = reinterpret_cast<uint64_t>(addr) & ~(kLine - 1);
     uint64_t b = reinterpret_cast<uint64_t>(s.base);
@@ -338,6 +360,10 @@ extern "C" void ptm_persist_observe_flush(const void *line) {
 
 extern "C" void ptm_persist_observe_fence(void) {
   ptm::crash_sim::observe(ptm::crash_sim::Kind::Fence, nullptr);
+}
+
+extern "C" void ptm_persist_observe_sync(void) {
+  ptm::crash_sim::observe(ptm::crash_sim::Kind::Sync, nullptr);
 }
 
 extern "C" void ptm_persist_observe_unit(void) { ++ptm::crash_sim::tls_unit; }

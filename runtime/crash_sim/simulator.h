@@ -17,7 +17,10 @@
 // (crash_sim/image.h), prints what it did and how to reproduce it, and ends
 // the process with kCrashExitStatus; the process's other threads are
 // stopped before the image is read. Events are counted only while a pool is
-// open; settings: crash_sim/config.h and docs/crash_simulator.md. Under
+// open; settings: crash_sim/config.h and docs/crash_simulator.md. In the
+// file domain (persist/domain.h) the model is the page cache's instead: a
+// sync of the pool file (an event too) makes the whole file persistent,
+// and a crash keeps any subset of the 4 KiB pages written since. Under
 // buffered durability the memory modelled is the PM view (the file); the
 // DRAM copy at the pool's address is lost at a crash.
 //
@@ -41,6 +44,9 @@ extern "C" {
 // The persist.h hooks (PTM_PERSIST_HOOKS=1).
 void ptm_persist_observe_flush(const void *line);
 void ptm_persist_observe_fence(void);
+// A sync of the pool file in the file domain (persist/domain.h): the file
+// is then what the mapping holds.
+void ptm_persist_observe_sync(void);
 // Persistence events counted so far in this process (for drivers that fork
 // instead of reading PTM_CRASH_COUNT's report).
 uint64_t ptm_crash_sim_events(void);

@@ -22,6 +22,7 @@
 #ifndef PTM_RUNTIME_PERSIST_DOMAIN_H
 #define PTM_RUNTIME_PERSIST_DOMAIN_H
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ptm {
@@ -50,6 +51,11 @@ Domain last_domain();
 // shared by the threads that ask while it is not yet started (group
 // commit). Counted in ptm_stats.syncs of the thread that issues it.
 void sync_file();
+
+// msync (MS_SYNC) of the pages that [ADDR, ADDR + N) touches, in a mapping
+// of a file: in every domain, what a clean close and a new heap's format
+// leave on the disk. 0 or -errno.
+int sync_range(const void *addr, size_t n);
 
 // A pool file just created at PATH: its data and its directory entry
 // synced, unless the domain it will be opened in needs no sync.

@@ -67,6 +67,7 @@
 extern "C" void ptm_persist_observe_flush(const void *line);
 extern "C" void ptm_persist_observe_fence(void);
 extern "C" void ptm_persist_observe_unit(void);
+extern "C" void ptm_persist_observe_sync(void);
 extern "C" int ptm_persist_seeded_unflushed_extension(void);
 #endif
 

@@ -4,6 +4,7 @@
 
 #include "runtime/base/report.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/shadow.h"
 #include "runtime/pool/commit_queue.h"
 #include "runtime/pool/persister.h"
@@ -14,7 +15,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <libpmem.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -134,7 +134,7 @@ void stop_buffered(const PoolView &view) {
   }
   persist::end_shadow();
   buffered = false;
-  pmem_msync(pm_view, view.size());
+  persist::sync_range(pm_view, view.size());
   munmap(pm_view, view.size());
   pm_view = nullptr;
 }

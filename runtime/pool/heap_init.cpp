@@ -4,10 +4,11 @@
 
 #include "runtime/base/report.h"
 #include "runtime/palloc/persistent_heap.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/persist.h"
 
 #include <cerrno>
-#include <libpmem.h>
+#include <cstring>
 
 namespace ptm {
 namespace pool {
@@ -19,9 +20,9 @@ int format_heap_if_needed(const PoolView &view, const char *path) {
   // Blocks aligned and rounded to the logging granularity (coarse-grained
   // logging: a chunk never straddles two blocks), in every pool.
   PersistentHeap::format(view.heap(), view.heap_size(), kLogGranularity);
-  if (pmem_msync(view.heap(), view.heap_size()) != 0) {
-    error("%s: cannot make the new heap durable: %s", path, pmem_errormsg());
-    return -EIO;
+  if (int rc = persist::sync_range(view.heap(), view.heap_size())) {
+    error("%s: cannot make the new heap durable: %s", path, strerror(-rc));
+    return rc;
   }
   persist::sfence();
   d->heap_formatted = kHeapFormatted;

@@ -26,7 +26,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <libpmem.h>
 #include <mutex>
 #include <pthread.h>
 #include <sched.h>
@@ -300,9 +299,9 @@ void close_pool() {
     // Log ring: the last commits' data lines, then their records idle.
     LogRing::close_all();
     settle_at_close(open_view);
-    // Non-pmem files: push the page cache to the file (libpmem's flush path
-    // for files that are not persistent memory).
-    pmem_msync(open_view.base, open_view.header.pool_size);
+    // The page cache pushed to the file, in every domain (a clean close is
+    // on the disk).
+    persist::sync_range(open_view.base, open_view.header.pool_size);
   }
   delete pool_heap;
   pool_heap = nullptr;
