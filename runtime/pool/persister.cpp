@@ -3,6 +3,7 @@
 #include "runtime/pool/persister.h"
 
 #include "runtime/base/report.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/log_extension.h"
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/pool/commit_queue.h"
@@ -198,9 +199,13 @@ void Persister::write_fresh(const QueuedTx &t) {
 }
 
 // Writes txs[0, n) (consecutive sequence numbers) as records of whole
-// transactions.
+// transactions. In the file domain (persist/domain.h) as one record, whose
+// log extends past the slot: a record costs three syncs of the file,
+// whatever its size.
 void Persister::write_run(size_t n) {
-  uint64_t capacity = slot.capacity;
+  uint64_t capacity = persist::current_domain() == persist::Domain::File
+                          ? UINT64_MAX
+                          : slot.capacity;
   uint64_t last = 0;
   for (size_t i = 0; i < n; ++i) {
     const QueuedTx &t = txs[i];

@@ -2,8 +2,8 @@
 """Power cuts on an ordinary file system, simulated on a loop device.
 
     power_cut.py [--control BIN] [--kv BIN]... [--kv-buffered BIN]
-                 [--ptm-pool BIN] [--rounds N] [--seed S] [--acks LO:HI]
-                 [--workdir DIR]
+                 [--memcached BIN] [--ptm-pool BIN] [--rounds N] [--seed S]
+                 [--acks LO:HI] [--workdir DIR]
 
 Each round makes an ext4 file system in an image file, attaches it to a
 loop device and mounts it; a program writes there and prints "ack N" after
@@ -35,12 +35,21 @@ with a ptm_sync every few puts; `ptm-pool check` must pass on every
 recovered pool. The first kv binary also runs with
 PTM_PERSIST_DOMAIN=page-cache (no syncs), where it must lose acknowledged
 puts: the kv workload is one the harness can catch.
+
+The memcached workloads start ptm-memcached (ip_orec_lazy) with its pool in
+that file system and a client (this script, --mc-client) that sets key<i>
+over a unix socket and prints "ack put i" for each STORED; both processes
+are stopped at the cut. Strict: every acknowledged set is in the server
+restarted on the recovered pool; --durability buffered: the keys there are
+key0..keyP for some P (a prefix of the sets, each with its value); strict
+with PTM_PERSIST_DOMAIN=page-cache must lose acknowledged sets.
 """
 import argparse
 import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -150,9 +159,10 @@ def one_round(workload, work, acks_wanted):
     os.makedirs(mnt, exist_ok=True)
     new_image(image)
     disk = Loop(image, mnt)
-    proc = None
+    proc, helpers = None, []
     try:
         err = tempfile.TemporaryFile(dir=work)
+        helpers = workload.start_helpers(mnt, work, err)
         proc = subprocess.Popen(workload.command(mnt), stdout=subprocess.PIPE,
                                 stderr=err, env=workload.env)
         acks = Acks(proc.stdout.fileno())
@@ -163,14 +173,15 @@ def one_round(workload, work, acks_wanted):
             raise RuntimeError(f"{workload.name} ended after {acked} "
                                "acknowledgements: "
                                f"{err.read().decode().strip()}")
-        proc.send_signal(signal.SIGSTOP)
-        os.waitpid(proc.pid, os.WUNTRACED)  # (stopped: no more acks)
+        for p in [*helpers, proc]:  # (stopped: no more writes, no more acks)
+            p.send_signal(signal.SIGSTOP)
+            os.waitpid(p.pid, os.WUNTRACED)
         acked = acks.drain()
         disk.snapshot(copy)
     finally:
-        if proc:
-            proc.kill()
-            proc.wait()
+        for p in [*helpers, proc] if proc else helpers:
+            p.kill()
+            p.wait()
         disk.close()
     recovered = Loop(copy, mnt)
     try:
@@ -179,10 +190,18 @@ def one_round(workload, work, acks_wanted):
         recovered.close()
 
 
-class Control:
-    """control.c in MODE (sync or nosync)."""
+class Workload:
+    """What every workload has: no helper processes, the harness's env."""
 
-    env = None  # (the harness's own)
+    env = None
+
+    def start_helpers(self, mnt, work, err):
+        """Processes the program talks to (stopped with it at the cut)."""
+        return []
+
+
+class Control(Workload):
+    """control.c in MODE (sync or nosync)."""
 
     def __init__(self, binary, mode, expect):
         self.binary, self.mode, self.expect = binary, mode, expect
@@ -201,7 +220,7 @@ def kv_value(i):
     return f"value{i}-" + chr(ord("a") + i % 26) * (i % 61)
 
 
-class Kv:
+class Kv(Workload):
     """examples/kv (ptm, an ip_ library) loading keys, one transaction
     each, a pool of SIZE_MB on the file system under power cuts; ENV adds
     to the environment (e.g. PTM_DURABILITY), SYNC_EVERY makes it call
@@ -277,6 +296,146 @@ class Kv:
         return acked
 
 
+def mc_request(sock, data, want_end):
+    """Sends DATA, returns the reply up to WANT_END (bytes)."""
+    sock.sendall(data)
+    reply = b""
+    while not reply.endswith(want_end):
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise RuntimeError("memcached closed the connection")
+        reply += chunk
+    return reply
+
+
+def mc_client(path):
+    """--mc-client: sets key<i> = kv_value(i), i = 0, 1, ..., over the unix
+    socket PATH, printing "ack put i" after each STORED."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    i = 0
+    while True:
+        v = kv_value(i).encode()
+        r = mc_request(s, b"set key%d 0 0 %d\r\n%s\r\n" % (i, len(v), v),
+                       b"\r\n")
+        if r != b"STORED\r\n":
+            sys.exit(f"mc-client: set key{i}: {r!r}")
+        print(f"ack put {i}", flush=True)
+        i += 1
+
+
+class Memcached(Workload):
+    """ptm-memcached on a pool of the file system under power cuts, strict
+    (expect durable) or --durability buffered (expect prefix), fed by
+    --mc-client."""
+
+    def __init__(self, binary, expect, durability, ptm_pool=None,
+                 page_cache=False):
+        self.binary, self.expect, self.ptm_pool = binary, expect, ptm_pool
+        self.durability = durability
+        self.env = {k: v for k, v in os.environ.items()
+                    if k != "PTM_PERSIST_DOMAIN"}
+        self.name = f"memcached --durability {durability}"
+        if page_cache:  # (the control: no syncs)
+            self.env["PTM_PERSIST_DOMAIN"] = "page-cache"
+            self.name += " PTM_PERSIST_DOMAIN=page-cache"
+        self.sock = None
+
+    def server(self, mnt, work):
+        self.sock = os.path.join(work, "mc.sock")
+        if os.path.exists(self.sock):
+            os.unlink(self.sock)
+        return [self.binary, "-p", "0", "-U", "0", "-s", self.sock, "-m", "8",
+                "-t", "2", "--pool", os.path.join(mnt, "mc.pool"),
+                "--pool-size", "40m", "--durability", self.durability]
+
+    def start_server(self, mnt, work, err):
+        proc = subprocess.Popen(self.server(mnt, work), stderr=err,
+                                env=self.env)
+        # (it listens before it opens its pool: ready once it answers)
+        for _ in range(6000):  # (bounded by count: 10 ms apart)
+            if os.path.exists(self.sock):
+                try:
+                    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    s.settimeout(60)
+                    s.connect(self.sock)
+                    mc_request(s, b"version\r\n", b"\r\n")
+                    s.close()
+                    return proc
+                except (OSError, RuntimeError):
+                    pass
+            if proc.poll() is not None:
+                break
+            time.sleep(0.01)
+        proc.kill()
+        proc.wait()
+        raise RuntimeError(f"{self.name}: the server did not start")
+
+    def start_helpers(self, mnt, work, err):
+        return [self.start_server(mnt, work, err)]
+
+    def command(self, mnt):
+        return [sys.executable, os.path.abspath(__file__), "--mc-client",
+                self.sock]
+
+    def recovered(self, mnt, acked, synced):
+        pool = os.path.join(mnt, "mc.pool")
+        if not os.path.exists(pool):
+            return -1 if self.expect == "prefix" else 0
+        if self.ptm_pool:
+            c = subprocess.run([self.ptm_pool, "check", pool], env=self.env,
+                               capture_output=True, text=True)
+            if c.returncode != 0:
+                print(f"  ptm-pool check after the cut: {c.stdout.strip()} "
+                      f"{c.stderr.strip()}", flush=True)
+                return -1
+        work = os.path.dirname(mnt)
+        err = tempfile.TemporaryFile(dir=work)
+        try:
+            proc = self.start_server(mnt, work, err)
+        except RuntimeError:
+            err.seek(0)
+            print(f"  memcached after the cut: {err.read().decode()[-500:]}",
+                  flush=True)
+            return -1 if self.expect == "prefix" else 0
+        try:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(self.sock)
+            have = {}
+            for lo in range(0, acked + 2, 100):
+                keys = " ".join(f"key{i}" for i in range(
+                    lo, min(lo + 100, acked + 2)))
+                reply = mc_request(s, f"get {keys}\r\n".encode(), b"END\r\n")
+                lines = reply.decode().split("\r\n")
+                for j, line in enumerate(lines):
+                    if line.startswith("VALUE "):
+                        have[line.split()[1]] = lines[j + 1]
+            s.close()
+        except (OSError, RuntimeError) as e:
+            proc.kill()
+            proc.wait()
+            err.seek(0)
+            print(f"  memcached after the cut: {e}; exit {proc.returncode}; "
+                  f"{err.read().decode()[-500:]}", flush=True)
+            return -1 if self.expect == "prefix" else 0
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait()
+        if self.expect == "prefix":
+            last = max((int(k[3:]) for k in have), default=-1)
+            bad = [i for i in range(last + 1)
+                   if have.get(f"key{i}") != kv_value(i)]
+            if bad or last > acked + 1:
+                print(f"  not a prefix: up to key{last}, missing or wrong "
+                      f"{bad[:5]}", flush=True)
+                return -1
+            return acked
+        missing = sum(1 for i in range(acked + 1)
+                      if have.get(f"key{i}") != kv_value(i))
+        return acked - missing
+
+
 def verdict(workload, results):
     lost = [(a, r) for a, r in results if r < a]
     if workload.expect == "prefix":
@@ -307,13 +466,19 @@ def main():
     ap.add_argument("--kv-buffered", action="append", default=[],
                     help="examples' kv (a lazy ip_ library) under buffered "
                     "durability: a prefix, with every synced put")
+    ap.add_argument("--memcached", help="ptm-memcached (ip_orec_lazy): "
+                    "strict, every acknowledged set survives; buffered, a "
+                    "prefix")
+    ap.add_argument("--mc-client", help=argparse.SUPPRESS)
     ap.add_argument("--ptm-pool", help="ptm-pool: `check` on every "
-                    "recovered kv pool")
+                    "recovered pool")
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--acks", default="200:2000", help="LO:HI per round")
     ap.add_argument("--workdir", help="default: a new one in /dev/shm")
     args = ap.parse_args()
+    if args.mc_client:
+        return mc_client(args.mc_client)
     why = skip_reason()
     if why:
         print(f"SKIP: {why}")
@@ -331,8 +496,16 @@ def main():
     workloads += [Kv(b, "prefix", env={"PTM_DURABILITY": "buffered:10"},
                      sync_every=97, ptm_pool=args.ptm_pool)
                   for b in args.kv_buffered]
+    if args.memcached:
+        workloads += [Memcached(args.memcached, "durable", "strict",
+                                args.ptm_pool),
+                      Memcached(args.memcached, "prefix", "buffered",
+                                args.ptm_pool),
+                      Memcached(args.memcached, "loses", "strict",
+                                page_cache=True)]
     if not workloads:
-        ap.error("nothing to run: give --control, --kv or --kv-buffered")
+        ap.error("nothing to run: give --control, --kv, --kv-buffered or "
+                 "--memcached")
     # (the image on tmpfs by default: the loop device's flushes then cost
     # nothing, and its copy is the device's content all the same)
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
