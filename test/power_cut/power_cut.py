@@ -194,10 +194,28 @@ class Workload:
     """What every workload has: no helper processes, the harness's env."""
 
     env = None
+    expect = None
+    ptm_pool = None
 
     def start_helpers(self, mnt, work, err):
         """Processes the program talks to (stopped with it at the cut)."""
         return []
+
+    def nothing(self):
+        """recovered()'s value when the program's pool is gone or does not
+        open: nothing recovered (no prefix)."""
+        return -1 if self.expect == "prefix" else 0
+
+    def pool_checks(self, pool):
+        """Whether `ptm-pool check` (if given) passes on POOL."""
+        if not self.ptm_pool:
+            return True
+        c = subprocess.run([self.ptm_pool, "check", pool], env=self.env,
+                           capture_output=True, text=True)
+        if c.returncode != 0:
+            print(f"  ptm-pool check after the cut: {c.stdout.strip()} "
+                  f"{c.stderr.strip()}", flush=True)
+        return c.returncode == 0
 
 
 class Control(Workload):
@@ -249,19 +267,14 @@ class Kv(Workload):
     def recovered(self, mnt, acked, synced):
         pool = os.path.join(mnt, "kv.pool")
         if not os.path.exists(pool):
-            return -1 if self.expect == "prefix" else 0
-        if self.ptm_pool:
-            c = subprocess.run([self.ptm_pool, "check", pool], env=self.env,
-                               capture_output=True, text=True)
-            if c.returncode != 0:
-                print(f"  ptm-pool check after the cut: {c.stdout.strip()} "
-                      f"{c.stderr.strip()}", flush=True)
-                return -1
+            return self.nothing()
+        if not self.pool_checks(pool):
+            return -1
         p = subprocess.run([self.binary, "-p", pool, "list"], env=self.env,
                            capture_output=True, text=True)
         if p.returncode != 0:  # (everything lost: the pool does not open)
             print(f"  kv list after the cut: {p.stderr.strip()}", flush=True)
-            return -1 if self.expect == "prefix" else 0
+            return self.nothing()
         have = dict(line.split(" ", 1) for line in p.stdout.splitlines())
         if self.expect == "prefix":
             return self.prefix(have, acked, synced)
@@ -381,14 +394,9 @@ class Memcached(Workload):
     def recovered(self, mnt, acked, synced):
         pool = os.path.join(mnt, "mc.pool")
         if not os.path.exists(pool):
-            return -1 if self.expect == "prefix" else 0
-        if self.ptm_pool:
-            c = subprocess.run([self.ptm_pool, "check", pool], env=self.env,
-                               capture_output=True, text=True)
-            if c.returncode != 0:
-                print(f"  ptm-pool check after the cut: {c.stdout.strip()} "
-                      f"{c.stderr.strip()}", flush=True)
-                return -1
+            return self.nothing()
+        if not self.pool_checks(pool):
+            return -1
         work = os.path.dirname(mnt)
         err = tempfile.TemporaryFile(dir=work)
         try:
@@ -397,7 +405,7 @@ class Memcached(Workload):
             err.seek(0)
             print(f"  memcached after the cut: {err.read().decode()[-500:]}",
                   flush=True)
-            return -1 if self.expect == "prefix" else 0
+            return self.nothing()
         try:
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(self.sock)
@@ -417,7 +425,7 @@ class Memcached(Workload):
             err.seek(0)
             print(f"  memcached after the cut: {e}; exit {proc.returncode}; "
                   f"{err.read().decode()[-500:]}", flush=True)
-            return -1 if self.expect == "prefix" else 0
+            return self.nothing()
         finally:
             if proc.poll() is None:
                 proc.terminate()
