@@ -53,6 +53,16 @@ struct PersistentPolicyBase : Base {
   // PersistentLazyT::log_blocks); the lazy policies say so.
   static constexpr bool kLogsBlocks = false;
 
+  // Strict durability through the persister (the file domain,
+  // runtime/pool/durability.h): a transaction returns from its commit once
+  // it is durable.
+  __attribute__((always_inline)) static void on_event(TxThread &tx, Event e,
+                                                      uintptr_t arg) {
+    Base::on_event(tx, e, arg);
+    if (e == Event::Commit && __builtin_expect(pool::awaited, 0))
+      pool::await_commit();
+  }
+
   static void begin_irrevocable(TxThread &tx) {
     fatal("%s: library '%s' is persistent and cannot run a transaction "
           "uninstrumented (compile the code with the ptm plugin)",

@@ -10,8 +10,13 @@ For each benchmark and thread count, runs side by side (interleaved, REPS
 rounds, a fresh pool each run):
 
   strict file      LIB, PTM_DURABILITY=strict, the pool in DIR (an ordinary
-                   file system: ptm chooses the `file` domain and syncs
-                   each commit; docs/pool.md "Persistence domains")
+                   file system: ptm chooses the `file` domain; a lazy
+                   library's commits go through the persister, which syncs
+                   once per round for every commit queued; docs/pool.md
+                   "Persistence domains")
+  strict fence     the same with PTM_FILE_COMMIT=fence: every fence that
+                   follows written-back lines syncs, under the library's
+                   locks (the ablation of the persister's group commit)
   buffered file    the same under PTM_DURABILITY=buffered (10 ms)
   buffered shm     buffered, the pool in SHM (tmpfs: `page-cache`)
   strict shm       strict, the pool in SHM (no sync at all)
@@ -22,9 +27,12 @@ rounds, a fresh pool each run):
 
 and prints the medians (operations per second), strict file / pmdk msync,
 buffered file / buffered shm, and the commits per sync of strict file
-(ptm_stats: commits / syncs; above 1, group commit shared syncs). DIR
-defaults to build/storage-pools and must not be tmpfs; the script checks
-that ptm reported the domain it expects in each run.
+(PTM_STATS: commits / syncs of the pool file; above 1, group commit shared
+syncs). Before the table, the disk's own bound: how many fdatasyncs of one
+rewritten 4 KiB page a loop makes per second in DIR (a strict commit at one
+thread waits for at least one sync). DIR defaults to build/storage-pools
+and must not be tmpfs; the script checks that ptm reported the domain it
+expects in each run.
 """
 import os
 import pathlib
@@ -32,12 +40,14 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from sweeplib import ROOT, csv_list, doc_parser, split_extra  # noqa: E402
 
 RESULT = re.compile(r"^RESULT (.*)$", re.M)
 DOMAIN = re.compile(r"persistence domain: ([a-z-]+)\)")
+FILE_SYNCS = re.compile(r"^ptm: syncs of the pool file: (\d+)$", re.M)
 
 
 def file_system(path):
@@ -64,10 +74,31 @@ def run_one(exe, threads, duration, extra, env, pool):
     totals = [line.split() for line in proc.stderr.splitlines()
               if line.startswith("ptm: total")]
     commits = int(totals[0][2]) if totals else 0
-    syncs = int(totals[1][-1]) if len(totals) > 1 else 0
+    s = FILE_SYNCS.search(proc.stderr)
+    syncs = int(s.group(1)) if s else 0
     d = DOMAIN.search(proc.stderr)
     return (float(fields["ops_per_s"]), commits, syncs,
             d.group(1) if d else None)
+
+
+def sync_rate(directory, seconds):
+    """fdatasyncs per second of one rewritten 4 KiB page in DIRECTORY."""
+    path = directory / f"sync-floor-{os.getpid()}"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        page = bytearray(4096)
+        os.pwrite(fd, page, 0)
+        os.fsync(fd)
+        n, start = 0, time.monotonic()
+        while time.monotonic() - start < seconds:
+            page[0] = n & 0xff
+            os.pwrite(fd, page, 0)
+            os.fdatasync(fd)
+            n += 1
+        return n / (time.monotonic() - start)
+    finally:
+        os.close(fd)
+        path.unlink()
 
 
 def main():
@@ -94,9 +125,12 @@ def main():
                  "--dir on a disk's file system")
     base = {k: v for k, v in os.environ.items()
             if k not in ("PTM_PERSIST_DOMAIN", "PTM_DURABILITY",
-                         "PMEM_IS_PMEM_FORCE")}
+                         "PMEM_IS_PMEM_FORCE", "PTM_FILE_COMMIT")}
     configs = [
         ("strict file", args.lib, {"PTM_DURABILITY": "strict"}, pool_dir,
+         "file"),
+        ("strict fence", args.lib, {"PTM_DURABILITY": "strict",
+                                    "PTM_FILE_COMMIT": "fence"}, pool_dir,
          "file"),
         ("buffered file", args.lib, {"PTM_DURABILITY": "buffered"},
          pool_dir, "file"),
@@ -109,6 +143,10 @@ def main():
     print(f"# {args.lib}; pools in {pool_dir} ({file_system(pool_dir)}) "
           f"and {shm_dir} ({file_system(shm_dir)}); medians of {args.reps} "
           f"runs of {args.duration:g} s, operations per second")
+    floor = statistics.median(sync_rate(pool_dir, args.duration)
+                              for _ in range(args.reps))
+    print(f"# the disk: {floor:,.0f} fdatasyncs of one 4 KiB page per "
+          f"second (median of {args.reps} x {args.duration:g} s)")
     labels = [c[0] for c in configs]
     print("| bench | threads | " + " | ".join(labels) +
           " | strict file / pmdk msync | buffered file / buffered shm | "

@@ -152,5 +152,8 @@ extern "C" void ptm_stats_print(FILE *out) {
     print_causes(out, label, load(r->stats));
   }
   print_causes(out, "total", sum);
+  if (persist::last_domain() == persist::Domain::File)
+    fprintf(out, "ptm: syncs of the pool file: %llu\n",
+            (unsigned long long)persist::file_syncs());
   fflush(out);
 }

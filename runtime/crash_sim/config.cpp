@@ -53,9 +53,11 @@ const char *mutation_name(Mutation m) {
   case Mutation::DropSync:
     return "drop-sync";
   case Mutation::UnflushedExtension:
+    return "unflushed-extension";
+  case Mutation::UnawaitedCommit:
     break;
   }
-  return "unflushed-extension";
+  return "unawaited-commit";
 }
 
 bool read_config(Config *out, std::string *error) {
@@ -107,6 +109,8 @@ bool read_config(Config *out, std::string *error) {
       c.mutation = Mutation::DropSync;
     else if (kind == "unflushed-extension" && !colon)
       c.mutation = Mutation::UnflushedExtension;
+    else if (kind == "unawaited-commit" && !colon)
+      c.mutation = Mutation::UnawaitedCommit;
     bool counted = c.mutation == Mutation::DropFence ||
                    c.mutation == Mutation::DropClwb ||
                    c.mutation == Mutation::DropSync;
@@ -114,8 +118,8 @@ bool read_config(Config *out, std::string *error) {
         (counted && (!colon || !parse_u64(colon + 1, &c.mutate_nth) ||
                      c.mutate_nth == 0))) {
       *error = std::string("PTM_CRASH_MUTATE='") + v +
-               "' is not drop-fence:N, drop-clwb:N, drop-sync:N (N >= 1) "
-               "or unflushed-extension";
+               "' is not drop-fence:N, drop-clwb:N, drop-sync:N (N >= 1), "
+               "unflushed-extension or unawaited-commit";
       return false;
     }
   }

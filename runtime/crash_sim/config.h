@@ -15,7 +15,11 @@
 //                           drop-fence:N / drop-clwb:N / drop-sync:N ignore
 //                           the N-th fence / clwb / sync of the pool file of
 //                           every transaction; unflushed-extension
-//                           links a log extension before writing it back
+//                           links a log extension before writing it back;
+//                           unawaited-commit: strict durability through the
+//                           persister (the file domain) returns from a
+//                           commit once the commit before it is durable,
+//                           not its own
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_CRASH_SIM_CONFIG_H
@@ -33,7 +37,8 @@ enum class Mutation : uint8_t {
   DropFence,
   DropClwb,
   DropSync,
-  UnflushedExtension
+  UnflushedExtension,
+  UnawaitedCommit
 };
 
 struct Config {

@@ -213,8 +213,9 @@ void freeze_other_threads() {
   std::string commandline = command_line();
   std::string mutation =
       s.config.mutation == Mutation::Off ? std::string()
-      : s.config.mutation == Mutation::UnflushedExtension
-          ? " PTM_CRASH_MUTATE=unflushed-extension"
+      : s.config.mutation == Mutation::UnflushedExtension ||
+              s.config.mutation == Mutation::UnawaitedCommit
+          ? std::string(" PTM_CRASH_MUTATE=") + mutation_name(s.config.mutation)
           : " PTM_CRASH_MUTATE=" +
                 std::string(mutation_name(s.config.mutation)) + ":" +
                 std::to_string(s.config.mutate_nth);
@@ -373,6 +374,13 @@ extern "C" int ptm_persist_seeded_unflushed_extension(void) {
   std::lock_guard<std::mutex> lock(s.mu);
   return s.tracking &&
          s.config.mutation == ptm::crash_sim::Mutation::UnflushedExtension;
+}
+
+extern "C" int ptm_persist_seeded_unawaited_commit(void) {
+  ptm::crash_sim::State &s = ptm::crash_sim::state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return s.tracking &&
+         s.config.mutation == ptm::crash_sim::Mutation::UnawaitedCommit;
 }
 
 extern "C" uint64_t ptm_crash_sim_events(void) {

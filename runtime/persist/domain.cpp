@@ -150,6 +150,11 @@ Domain current_domain() { return open_domain; }
 
 Domain last_domain() { return last_open_domain; }
 
+uint64_t file_syncs() {
+  std::lock_guard<std::mutex> lock(group.mutex);
+  return group.syncs;
+}
+
 void sync_file() {
   std::unique_lock<std::mutex> lock(group.mutex);
   uint64_t mine = ++group.tickets;

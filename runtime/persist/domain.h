@@ -51,6 +51,9 @@ Domain last_domain();
 // shared by the threads that ask while it is not yet started (group
 // commit). Counted in ptm_stats.syncs of the thread that issues it.
 void sync_file();
+// The syncs of the pool file since the last open, by every thread (the
+// buffered persister's too, which has no ptm_stats row).
+uint64_t file_syncs();
 
 // msync (MS_SYNC) of the pages that [ADDR, ADDR + N) touches, in a mapping
 // of a file: in every domain, what a clean close and a new heap's format

@@ -114,14 +114,15 @@ void LogExtension::grow(pool::SlotHandle &s, uint64_t add) {
     src.give_back(old, old_bytes);
 }
 
-void LogExtension::release(pool::SlotHandle &s) {
+void LogExtension::release(pool::SlotHandle &s, bool fenced) {
   if (!s.ext)
     return;
   ExtensionSource &src = source();
   if (src.link_of(s.ext) != 0) {
     __atomic_store_n(&s.hdr->log_ext, uint64_t(0), __ATOMIC_RELEASE);
     persist::clwb(&s.hdr->log_ext);
-    persist::sfence();
+    if (fenced)
+      persist::sfence();
   }
   src.give_back(s.ext, s.ext_bytes);
   s.ext = nullptr;

@@ -71,8 +71,11 @@ struct LogExtension {
   static void grow(pool::SlotHandle &s, uint64_t add)
       __attribute__((noinline, cold));
   // S's record is idle (or never was linked): the link cleared, the block
-  // given back, ENTRIES the slot's first record again.
-  static void release(pool::SlotHandle &s) __attribute__((noinline, cold));
+  // given back, ENTRIES the slot's first record again. FENCED false: the
+  // cleared link is left to the next fence (the persister's pipelined
+  // records, whose blocks no one else reuses before it).
+  static void release(pool::SlotHandle &s, bool fenced = true)
+      __attribute__((noinline, cold));
   // A log ring's extended record, committed (ORDER) and written back in
   // place: its data made durable and the record idle, then released.
   static void retire_ring(pool::SlotHandle &s, uint64_t order)

@@ -69,6 +69,7 @@ extern "C" void ptm_persist_observe_fence(void);
 extern "C" void ptm_persist_observe_unit(void);
 extern "C" void ptm_persist_observe_sync(void);
 extern "C" int ptm_persist_seeded_unflushed_extension(void);
+extern "C" int ptm_persist_seeded_unawaited_commit(void);
 #endif
 
 namespace ptm {
@@ -220,6 +221,17 @@ __attribute__((always_inline)) inline void begin_unit() {
 __attribute__((always_inline)) inline bool seeded_unflushed_extension() {
 #if PTM_PERSIST_HOOKS
   return ptm_persist_seeded_unflushed_extension() != 0;
+#else
+  return false;
+#endif
+}
+
+// The crash simulator's seeded bug PTM_CRASH_MUTATE=unawaited-commit: a
+// commit of strict durability through the persister waits for the commit
+// before it, not its own (the test variants only; false otherwise).
+inline bool seeded_unawaited_commit() {
+#if PTM_PERSIST_HOOKS
+  return ptm_persist_seeded_unawaited_commit() != 0;
 #else
   return false;
 #endif

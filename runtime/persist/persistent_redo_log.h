@@ -383,6 +383,21 @@ struct PersistentRedoLog {
     mark_idle(s, floor);
   }
 
+  // The persister's pipelined records (the file domain,
+  // runtime/pool/persister.cpp), in three steps that each leave their
+  // durability to the next sync of the file: commit_sealed (the record
+  // sealed; its fence syncs, so the record is durable when it returns; false
+  // when it is empty), write_back_unfenced (written DELTA away, nothing
+  // fenced) and, once a later sync has covered the write-back, retire
+  // (idle, the extension's link cleared, nothing fenced).
+  static bool commit_sealed(pool::SlotHandle &s, uint64_t order) {
+    return publish(s, order, /*sealed=*/true);
+  }
+  static void write_back_unfenced(pool::SlotHandle &s, uintptr_t delta) {
+    write_back(s, 0, 0, WriteBack::StreamLines, delta);
+  }
+  static void retire(pool::SlotHandle &s) { mark_idle(s, 0, /*fenced=*/false); }
+
   // Log ring: a pool block the transaction allocated of N bytes is logged
   // whole at commit (log_block) rather than flushed behind a fence of its
   // own before the record, if it takes at most this many entries.
@@ -728,16 +743,20 @@ private:
 
   // (FLOOR: before the status, in its line: a durable idle status implies
   // it)
-  static void mark_idle(pool::SlotHandle &s, uint64_t floor = 0) {
+  // (FENCED false: the status and the extension's link left to the next
+  // fence)
+  static void mark_idle(pool::SlotHandle &s, uint64_t floor = 0,
+                        bool fenced = true) {
     if (floor != 0)
       __atomic_store_n(&s.hdr->floor, floor, __ATOMIC_RELAXED);
     __atomic_store_n(&s.hdr->status, pool::slot_status(pool::kIdle, s.gen),
                      __ATOMIC_RELEASE);
     persist::clwb(&s.hdr->status);
-    persist::sfence();
+    if (fenced)
+      persist::sfence();
     s.count = 0;
     if (__builtin_expect(s.ext != nullptr, 0))
-      LogExtension::release(s);
+      LogExtension::release(s, fenced);
   }
 
   static pool::LogEntry &entry_for(pool::SlotHandle &s, uint64_t word) {

@@ -52,6 +52,7 @@ void queue_commit(SlotHandle &s, const TxThread *tx, uint64_t seq, Put &&put) {
   uint64_t queued = q.size;
   cq.words_queued.store(queued, std::memory_order_release);
   cq.unlock();
+  s.awaited_seq = seq; // (read only when awaited)
   // (once per crossing: the kick when it reaches kQueueKickWords)
   if (queued > kQueueBudgetWords ||
       (head < kQueueKickWords && queued >= kQueueKickWords))

@@ -22,6 +22,7 @@ namespace ptm {
 namespace pool {
 
 bool buffered = false;
+bool awaited = false;
 bool library_defers_durability = false;
 
 namespace {
@@ -77,6 +78,18 @@ int durability_from_env(const char *path, DurabilityMode *out) {
   return 0;
 }
 
+int strict_on_persister(const char *path, bool *out) {
+  *out = false;
+  const char *how = getenv("PTM_FILE_COMMIT");
+  if (how && strcmp(how, "persister") != 0 && strcmp(how, "fence") != 0) {
+    error("%s: PTM_FILE_COMMIT='%s' is not 'persister' or 'fence'", path, how);
+    return -EINVAL;
+  }
+  *out = library_defers_durability && !library_speculative &&
+         !(how && strcmp(how, "fence") == 0);
+  return 0;
+}
+
 static void sync_at_exit() {
   if (buffered && this_thread().depth == 0)
     sync_durable();
@@ -110,6 +123,7 @@ void start_buffered(const PoolView &view, const char *path,
   shadow.delta = reinterpret_cast<intptr_t>(pm) - intptr_t(lo);
   persist::begin_shadow(shadow);
   buffered = true;
+  awaited = mode.awaited;
   // sp3: its orders are its clock's, from the clock's value now.
   uint64_t first = 0;
   if (library_speculative) {
@@ -133,7 +147,7 @@ void stop_buffered(const PoolView &view) {
     speculative = false;
   }
   persist::end_shadow();
-  buffered = false;
+  buffered = awaited = false;
   persist::sync_range(pm_view, view.size());
   munmap(pm_view, view.size());
   pm_view = nullptr;

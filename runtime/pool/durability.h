@@ -35,6 +35,9 @@ namespace pool {
 struct DurabilityMode {
   bool buffered = false;
   unsigned interval_ms = 10;
+  // Strict on the persister (the file domain, strict_on_persister): the
+  // buffered machinery, each transaction's end waiting for its record.
+  bool awaited = false;
 };
 
 // Parses TEXT ("strict", "buffered", "buffered:MS"); false if malformed.
@@ -47,6 +50,22 @@ int durability_from_env(const char *path, DurabilityMode *out);
 // The open pool runs with buffered durability (set before its first
 // transaction, cleared after its last).
 extern bool buffered;
+// ... and its transactions wait for their durability (strict durability in
+// the file domain, strict_on_persister): a transaction that wrote returns
+// once the persister's record of its commit is synced, one that only read
+// once every commit before its end is (it may have read them), so that
+// nothing a transaction returns can be lost to a power cut. The threads
+// sync nothing themselves: the persister's one sync per round covers every
+// commit queued before it (group commit), and they wait for it outside
+// their algorithm's locks.
+extern bool awaited;
+
+// Whether strict durability in the file domain goes through the persister:
+// when the library can defer durability (not sp3, whose strict mode is its
+// own) and PTM_FILE_COMMIT is not "fence" (each library's fences then sync
+// the file, under its locks). PATH: for the message; -EINVAL if
+// PTM_FILE_COMMIT is neither "persister" nor "fence".
+int strict_on_persister(const char *path, bool *out);
 // The linked library can defer durability (set at load).
 extern bool library_defers_durability;
 // The linked library persists speculatively (sp3, speculative.h: on the two

@@ -15,6 +15,7 @@
 #include "runtime/pool/durability.h"
 #include "runtime/pool/heap_init.h"
 #include "runtime/pool/open_checks.h"
+#include "runtime/pool/persister.h"
 #include "runtime/pool/pool_file.h"
 #include "runtime/pool/recovery.h"
 #include "runtime/pool/slot_lease.h"
@@ -130,8 +131,12 @@ int open_pool(const char *path, size_t size, bool temporary) {
   }
   DurabilityMode durability;
   int mode_rc = durability_from_env(path, &durability);
+  bool on_persister = false;
+  if (mode_rc == 0)
+    mode_rc = strict_on_persister(path, &on_persister);
   if (mode_rc != 0)
     return mode_rc;
+  durability.awaited = on_persister && !durability.buffered; // (if on a file)
   // The owner lock first: nothing is read, recovered or written while
   // another process has the pool open. It is held until close_pool.
   PoolHeader h;
@@ -226,9 +231,15 @@ static int open_locked(const char *path, int fd, const PoolHeader &h,
   reset_slot_leases();
   commit_counter.store(0);
   ReplayFloor::reset();
-  // (sp3 runs on the two views in strict mode too: speculative.h)
-  if (durability.buffered || library_speculative)
-    start_buffered(open_view, path, durability);
+  // (sp3 runs on the two views in strict mode too: speculative.h; strict
+  // durability in the file domain through the persister: durability.h)
+  DurabilityMode mode = durability;
+  // (the persister takes a slot of its own, three when pipelined: a pool
+  // of one slot keeps it for the program and syncs at the fences)
+  mode.awaited = durability.awaited && domain == persist::Domain::File &&
+                 h.slot_count >= 2;
+  if (mode.buffered || mode.awaited || library_speculative)
+    start_buffered(open_view, path, mode);
   // (before the epoch lets any transaction in: enter_tx's fence_light)
   asymmetric_fence_init();
   pool_epoch.store(++epoch_counter, std::memory_order_seq_cst);
@@ -272,6 +283,18 @@ void leave_tx_heap_work(SlotHandle &s) {
   if (wait)
     ReuseEpoch::wait(wait);
   free_passed_blocks(/*wait=*/false);
+}
+
+void await_commit() {
+  SlotHandle &s = tls_slot;
+  uint64_t seq = s.awaited_seq != 0
+                     ? s.awaited_seq
+                     : commit_seq.load(std::memory_order_acquire);
+  s.awaited_seq = 0;
+  if (persist::seeded_unawaited_commit())
+    --seq; // (the commit before it)
+  if (seq != 0)
+    persister_wait(seq);
 }
 
 void close_pool() {

@@ -68,6 +68,18 @@ struct ViewSource final : ExtensionSource {
   uint64_t link_of(const void *block) const override;
 };
 
+// The file domain's records, pipelined over three slots (not sp3, whose
+// floor is stored with the idle status): record k is sealed in slot k mod 3
+// by one sync of the file, which also makes durable the write-back of
+// record k - 1 and the idle status of record k - 2; then k - 1 is retired
+// and k written back, neither fenced. Slot k + 1 mod 3 is then idle on the
+// disk, ready for the next record. A crash leaves up to two committed
+// records (k - 1 and k), which recovery replays in commit order; a record
+// whose blocks a later write-back reused is torn and discarded, its data
+// being durable by then. One sync per round; commits wait for it only
+// (persister_sync).
+constexpr unsigned kPipeline = 3;
+
 struct Persister {
   pthread_t thread;
   std::mutex m;
@@ -77,9 +89,16 @@ struct Persister {
   bool kicked = false;      // a thread's queue reached its kick size
   uint64_t wanted = 0;      // a caller waits for the sequence up to here
   uint64_t persisted = 0;   // every sequence number up to here is in the file
+  std::atomic<uint64_t> durable{0}; // PERSISTED, read without M
   std::chrono::milliseconds interval{10};
   uintptr_t delta = 0;
   SlotHandle slot{}; // its pointers in the PM view
+  // Pipelined (the file domain): SLOT is slots[cur]; LIVE: a slot whose
+  // record is sealed and not yet retired.
+  bool pipelined = false;
+  SlotHandle slots[kPipeline]{};
+  bool live[kPipeline]{};
+  unsigned cur = 0;
   ViewSource extensions;
   // The transactions of the record being built: txs[record_first,
   // record_end).
@@ -97,6 +116,16 @@ struct Persister {
   void add(const QueuedTx &t, bool fresh_written);
   void write_fresh(const QueuedTx &t);
   void seal(uint64_t seq);
+  void seal_pipelined(uint64_t seq);
+  void publish_persisted(uint64_t seq) {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      persisted = seq;
+    }
+    durable.store(seq, std::memory_order_release);
+    written.notify_all();
+  }
+  void drain();
 
   // Into the record: chunk entries in the chunk space (one lookup for a
   // chunk's words); a chunk's first partial write starts from its bytes in
@@ -125,6 +154,11 @@ void *ViewSource::lend(size_t bytes, size_t *got) {
       heap->mark_chunks(skip, reinterpret_cast<const void *>(it.addr), it.len);
     }
   }
+  // (the records still to be replayed after a crash, too)
+  for (const SlotHandle &s : p->slots)
+    if (s.ext)
+      heap->mark_chunks(skip, reinterpret_cast<const char *>(s.ext) - p->delta,
+                        s.ext_bytes);
   if (p->slot.ext)
     heap->mark_chunks(skip,
                       reinterpret_cast<const char *>(p->slot.ext) - p->delta,
@@ -149,12 +183,52 @@ void Persister::collect(const GrowBuffer<uint64_t> &q) {
 // stored in its line: the speculative records up to SEQ, superseded, are
 // never replayed over the data written here.
 void Persister::seal(uint64_t seq) {
+  if (pipelined)
+    return seal_pipelined(seq);
   PersistentRedoLog::commit(slot, seq, /*sealed=*/true, 0, 0, delta,
                             speculative ? seq : 0);
   if (speculative)
     speculative_floor.store(seq, std::memory_order_release);
   PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
   persist::begin_unit(); // (the next record)
+}
+
+// Seals the record in slots[cur] (one sync: durable, with the write-back of
+// the record before it), tells the waiting threads, retires the record
+// before it and writes this one back (no fence), then opens the next slot.
+void Persister::seal_pipelined(uint64_t seq) {
+  slots[cur] = slot;
+  if (!PersistentRedoLog::commit_sealed(slots[cur], seq))
+    return;
+  publish_persisted(seq);
+  unsigned prev = (cur + kPipeline - 1) % kPipeline;
+  if (live[prev]) {
+    PersistentRedoLog::retire(slots[prev]);
+    live[prev] = false;
+  }
+  PersistentRedoLog::write_back_unfenced(slots[cur], delta);
+  live[cur] = true;
+  cur = (cur + 1) % kPipeline;
+  slot = slots[cur];
+  PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
+  persist::begin_unit(); // (the next record)
+}
+
+// Idle or closing: the last record's write-back synced, every record
+// retired, synced. The pool holds no committed record then.
+void Persister::drain() {
+  bool any = false;
+  for (bool l : live)
+    any |= l;
+  if (!any)
+    return;
+  persist::sync_file();
+  for (unsigned i = 0; i < kPipeline; ++i)
+    if (live[i]) {
+      PersistentRedoLog::retire(slots[i]);
+      live[i] = false;
+    }
+  persist::sync_file();
 }
 
 void Persister::add(const QueuedTx &t, bool fresh_written) {
@@ -304,16 +378,17 @@ void Persister::run() {
     }
     uint64_t before = persisted;
     uint64_t upto = round();
-    {
-      std::lock_guard<std::mutex> lock(m);
-      persisted = upto;
-    }
-    written.notify_all();
-    if (stopping && upto == commit_seq.load(std::memory_order_acquire))
+    publish_persisted(upto);
+    uint64_t last = commit_seq.load(std::memory_order_acquire);
+    if (stopping && upto == last)
       break;
-    if (upto == before)
+    if (upto == before && upto == last && pipelined)
+      drain(); // (idle: the pool left with nothing to replay)
+    else if (upto == before)
       sched_yield(); // a commit between its sequence number and its queue
   }
+  if (pipelined)
+    drain();
 }
 
 void *persister_main(void *arg) {
@@ -331,15 +406,33 @@ void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first) {
   p.wanted = p.persisted = first;
   p.interval = std::chrono::milliseconds(interval_ms);
   p.delta = delta;
+  p.durable.store(first);
   commit_seq.store(first);
-  if (!claim_service_slot(p.slot))
+  // Pipelined in the file domain, if the pool has the slots.
+  p.pipelined =
+      persist::current_domain() == persist::Domain::File && !speculative;
+  unsigned claimed = 0;
+  while (claimed < (p.pipelined ? kPipeline : 1) &&
+         claim_service_slot(p.slots[claimed]))
+    ++claimed;
+  if (claimed == 0)
     fatal("buffered durability: the pool has no free thread slot for the "
           "persister");
-  // Its records go straight to the file.
-  p.slot.hdr = reinterpret_cast<SlotHeader *>(
-      reinterpret_cast<uintptr_t>(p.slot.hdr) + delta);
-  p.slot.entries = p.slot.slot_entries = reinterpret_cast<LogEntry *>(
-      reinterpret_cast<uintptr_t>(p.slot.slot_entries) + delta);
+  if (claimed < kPipeline)
+    p.pipelined = false;
+  for (unsigned i = 0; i < claimed; ++i) { // (straight to the file)
+    SlotHandle &s = p.slots[i];
+    s.hdr = reinterpret_cast<SlotHeader *>(reinterpret_cast<uintptr_t>(s.hdr) +
+                                           delta);
+    s.entries = s.slot_entries = reinterpret_cast<LogEntry *>(
+        reinterpret_cast<uintptr_t>(s.slot_entries) + delta);
+  }
+  for (unsigned i = p.pipelined ? kPipeline : 1; i < claimed; ++i)
+    release_service_slot(p.slots[i]);
+  p.slot = p.slots[0];
+  p.cur = 0;
+  for (bool &l : p.live)
+    l = false;
   if (pthread_create(&p.thread, nullptr, persister_main, &p) != 0)
     fatal("buffered durability: cannot start the persister thread");
   pthread_setname_np(p.thread, "ptm-persister");
@@ -353,7 +446,13 @@ void stop_persister() {
   }
   p.wake.notify_one();
   pthread_join(p.thread, nullptr);
-  release_service_slot(p.slot);
+  if (p.pipelined) {
+    p.slots[p.cur] = p.slot;
+    for (const SlotHandle &s : p.slots)
+      release_service_slot(s);
+  } else {
+    release_service_slot(p.slot);
+  }
 }
 
 void persister_sync(uint64_t seq) {
@@ -363,6 +462,11 @@ void persister_sync(uint64_t seq) {
     p.wanted = seq;
   p.wake.notify_one();
   p.written.wait(lock, [&] { return p.persisted >= seq; });
+}
+
+void persister_wait(uint64_t seq) {
+  if (persister->durable.load(std::memory_order_acquire) < seq)
+    persister_sync(seq);
 }
 
 void persister_take(const std::atomic<uint64_t> &queued, uint64_t budget) {

@@ -13,7 +13,11 @@
 //   clwb, sfence
 //
 // A crash leaves at most one committed record, which recovery replays: the
-// file holds the pool after a prefix of the sequence. A transaction larger
+// file holds the pool after a prefix of the sequence. In the file domain
+// (persist/domain.h) the records are pipelined over three slots so that a
+// round costs one sync (persister.cpp, kPipeline), and strict durability
+// uses the persister too: each commit waits for the round that holds it
+// (persister_wait; durability.h awaited). A transaction larger
 // than the slot first has every earlier one written; the blocks it allocated
 // then go to the PM view directly (free memory in that prefix), so only its
 // logged words must fit.
@@ -40,6 +44,8 @@ void persister_sync(uint64_t seq);
 // while the thread goes on (at most two budgets per thread: the queue being
 // written and the one filling).
 void persister_take(const std::atomic<uint64_t> &queued, uint64_t budget);
+// persister_sync, returning at once when SEQ is durable already.
+void persister_wait(uint64_t seq);
 // Wakes the persister for a round now, without waiting for it.
 void persister_kick();
 

@@ -104,6 +104,7 @@ void assign(SlotHandle &s, uint32_t i) {
   s.floor = 0;
   s.wide_order = 0;
   s.free_order = 0;
+  s.awaited_seq = 0;
   for (unsigned p = 0; p < kRingParts; ++p)
     if (record_header(*s.hdr, p).floor > s.floor)
       s.floor = record_header(*s.hdr, p).floor;

@@ -56,6 +56,9 @@ struct SlotHandle {
   bool frees_held;     // the attempt released pool memory (heap_adapter.h)
   bool flushed_blocks; // its commit flushed pool blocks it allocated
   uint64_t reuse_wait; // an allocation waits for this reuse stamp (0: none)
+  // Strict through the persister (durability.h awaited): the commit sequence
+  // number the transaction's end waits for (0: none, it only read).
+  uint64_t awaited_seq;
   // Log ring (runtime/persist/log_ring.h): the part the next record goes to;
   // the last committed record (its data written back, not yet flushed while
   // LAST_UNFLUSHED); the largest replay floor this thread has written
@@ -127,6 +130,11 @@ __attribute__((always_inline)) inline SlotHandle &enter_tx() {
     inside.store(0, std::memory_order_release);
   }
 }
+
+// Strict durability through the persister (durability.h awaited), after a
+// transaction's commit, outside any lock: returns once what it wrote (its
+// AWAITED_SEQ) or, if it only read, every commit so far is durable.
+void await_commit() __attribute__((noinline, cold));
 
 // leave_tx with HEAP_WORK set.
 void leave_tx_heap_work(SlotHandle &s) __attribute__((noinline, cold));

@@ -18,7 +18,7 @@
  *   --dir DIR         work directory (default .)
  *   --pool-tool PATH  ptm-pool: small pools, heap check and leak check
  *   --mutate SPEC     PTM_CRASH_MUTATE for the runs (drop-fence:K, drop-clwb:K,
- *                     drop-sync:K, unflushed-extension)
+ *                     drop-sync:K, unflushed-extension, unawaited-commit)
  *   --threads T       count, sweep, case: run the operations on T threads
  *                     (1..8, default 1; thread t runs operations t, t + T,
  *                     ...) and check the recovered state against the commit

@@ -3,13 +3,16 @@
 # (docs/pool.md "Persistence domains") as examples/kv (ip_orec_lazy) and
 # ptm-pool see it:
 #   1. PTM_PERSIST_DOMAIN=file: PTM_STATS names the domain, and every commit
-#      of the one thread was synced (syncs >= commits > 0);
+#      of the one thread was synced (syncs of the pool file >= commits > 0),
+#      through the persister (the default) and at the library's fences
+#      (PTM_FILE_COMMIT=fence), and `ptm-pool check` passes;
 #   2. page-cache: the same run syncs nothing;
 #   3. no PTM_PERSIST_DOMAIN: `file` on a disk's file system, `page-cache` on
 #      tmpfs or ramfs (WORKDIR's file system, read by stat -f), page-cache
 #      in /dev/shm; `ptm-pool info` says the same;
-#   4. a value that is not a domain, and eadr in a build that writes lines
-#      back: a clear error, exit status 1, the pool unchanged.
+#   4. a value that is not a domain, eadr in a build that writes lines
+#      back, and a PTM_FILE_COMMIT that is not a way to commit: a clear
+#      error, exit status 1, the pool unchanged.
 set -u
 kv="$1"
 tool="$2"
@@ -18,27 +21,30 @@ trap 'rm -rf "$dir"' EXIT
 fail=0
 err() { echo "FAIL: $*"; fail=1; }
 
-# stats DOMAIN|- POOL: kv loads 40 keys with PTM_STATS=1 in DOMAIN (- none);
-# sets commits, syncs and the header's domain.
+# stats DOMAIN|- POOL [ENV...]: kv loads 40 keys with PTM_STATS=1 in DOMAIN
+# (- none); sets commits, syncs and the header's domain.
 stats() {
-  local env=(env -u PTM_PERSIST_DOMAIN PTM_STATS=1)
+  local env=(env -u PTM_PERSIST_DOMAIN -u PTM_FILE_COMMIT PTM_STATS=1 "${@:3}")
   [ "$1" != - ] && env+=(PTM_PERSIST_DOMAIN="$1")
   "${env[@]}" "$kv" -p "$2" -s 32 load 0 40 >/dev/null 2>"$dir/stats" ||
     { err "kv in domain $1: exit status $?"; cat "$dir/stats"; }
   named=$(sed -n 's/.*persistence domain: \([a-z-]*\)).*/\1/p' "$dir/stats")
   commits=$(awk '$2 == "total" { print $3; exit }' "$dir/stats")
-  syncs=$(awk '$2 == "total" { n++; if (n == 2) print $NF }' "$dir/stats")
-  echo "domain $1: named $named, $commits commits, $syncs syncs"
+  syncs=$(sed -n 's/^ptm: syncs of the pool file: \([0-9]*\)$/\1/p' "$dir/stats")
+  echo "domain $1 ${*:3}: named $named, $commits commits, ${syncs:-0} syncs"
 }
 
 # 1, 2.
-stats file "$dir/a.pool"
-[ "$named" = file ] || err "PTM_PERSIST_DOMAIN=file: PTM_STATS names '$named'"
-[ "${commits:-0}" -gt 0 ] && [ "${syncs:-0}" -ge "$commits" ] ||
-  err "file: $syncs syncs for $commits commits (each commit needs one)"
+for how in persister fence; do
+  stats file "$dir/a-$how.pool" PTM_FILE_COMMIT=$how
+  [ "$named" = file ] || err "PTM_PERSIST_DOMAIN=file: PTM_STATS names '$named'"
+  [ "${commits:-0}" -gt 0 ] && [ "${syncs:-0}" -ge "$commits" ] ||
+    err "file, $how: ${syncs:-0} syncs for $commits commits (each commit needs one)"
+  check=$("$tool" check "$dir/a-$how.pool" 2>&1) || err "ptm-pool check: $check"
+done
 stats page-cache "$dir/b.pool"
 [ "$named" = page-cache ] || err "page-cache: PTM_STATS names '$named'"
-[ "${syncs:-1}" = 0 ] || err "page-cache: $syncs syncs (none wanted)"
+[ "${syncs:-0}" = 0 ] || err "page-cache: $syncs syncs (none wanted)"
 
 # 3. The choice.
 case "$(stat -f -c %T "$dir")" in
@@ -64,6 +70,10 @@ for bad in bogus eadr; do
   [ $rc = 1 ] || err "PTM_PERSIST_DOMAIN=$bad: exit status $rc, expected 1"
   grep -q "PTM_PERSIST_DOMAIN" <<<"$out" || err "PTM_PERSIST_DOMAIN=$bad: no message naming it: $out"
 done
+out=$(PTM_PERSIST_DOMAIN=file PTM_FILE_COMMIT=bogus "$kv" -p "$dir/c.pool" put x y 2>&1)
+rc=$?
+[ $rc = 1 ] || err "PTM_FILE_COMMIT=bogus: exit status $rc, expected 1"
+grep -q "PTM_FILE_COMMIT" <<<"$out" || err "PTM_FILE_COMMIT=bogus: no message naming it: $out"
 [ "$("$kv" -p "$dir/c.pool" list | md5sum)" = "$before" ] ||
   err "a refused open changed the pool"
 "$tool" check "$dir/c.pool" >/dev/null || err "ptm-pool check after the refusals"
