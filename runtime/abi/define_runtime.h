@@ -353,6 +353,13 @@
   }                                                                            \
   void __ptm_tx_delete(void *p) { PtmRuntime::release<PtmTxHeap>(p); }
 
+namespace ptm {
+// ptm_calloc outside a transaction (runtime/pool/pool_libc.cpp): allocated
+// and zeroed in one transaction of its own, whose commit makes the zeros
+// durable with the block in every durability mode.
+void *calloc_in_own_tx(size_t nmemb, size_t size);
+} // namespace ptm
+
 #define PTM_DEFINE_POOL_                                                       \
   int ptm_open(const char *path, size_t size) {                                \
     return PtmPool::open(path, size);                                          \
@@ -369,11 +376,7 @@
   void *ptm_calloc(size_t m, size_t n) {                                       \
     if (::ptm::this_thread().depth)                                            \
       return PtmRuntime::alloc_zeroed<PtmPool::Heap>(m, n);                    \
-    size_t bytes;                                                              \
-    if (__builtin_mul_overflow(m, n, &bytes))                                  \
-      return nullptr;                                                          \
-    void *p = PtmPool::Heap::allocate(bytes, 0);                               \
-    return p ? memset(p, 0, bytes) : nullptr;                                  \
+    return ::ptm::calloc_in_own_tx(m, n);                                      \
   }                                                                            \
   void *ptm_aligned_alloc(size_t a, size_t n) {                                \
     return ::ptm::this_thread().depth ? PtmRuntime::alloc<PtmPool::Heap>(n, a) \

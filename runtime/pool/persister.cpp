@@ -273,12 +273,14 @@ void Persister::write_fresh(const QueuedTx &t) {
 }
 
 // Writes txs[0, n) (consecutive sequence numbers) as records of whole
-// transactions. In the file domain (persist/domain.h) as one record, whose
-// log extends past the slot: a record costs three syncs of the file,
-// whatever its size.
+// transactions. In the file domain (persist/domain.h) a record's log
+// extends past the slot, up to kFileRecordSlots slots: a round is one
+// record (one sync, pipelined) unless it is larger than that.
+constexpr uint64_t kFileRecordSlots = 16;
+
 void Persister::write_run(size_t n) {
   uint64_t capacity = persist::current_domain() == persist::Domain::File
-                          ? UINT64_MAX
+                          ? kFileRecordSlots * slot.capacity
                           : slot.capacity;
   uint64_t last = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -295,6 +297,10 @@ void Persister::write_run(size_t n) {
         seal(last);
       // (what it logs may still outgrow the slot: the record extends)
       if (logged + fresh > capacity && fresh != 0) {
+        // (pipelined: no record left that a block of T could overwrite,
+        // the extension of one not yet retired)
+        if (pipelined)
+          drain();
         write_fresh(t);
         fresh_written = true;
       }

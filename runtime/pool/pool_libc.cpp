@@ -27,6 +27,7 @@
 #include "runtime/base/tx_thread.h"
 #include "runtime/persist/persist.h"
 #include "runtime/persist/slot_log_index.h"
+#include "runtime/pool/durability.h"
 #include "runtime/pool/heap_adapter.h"
 
 #include <atomic>
@@ -66,6 +67,16 @@ size_t libc_usable_size(void *ptr) {
   return fn(ptr);
 }
 
+} // namespace
+
+void *calloc_in_own_tx(size_t nmemb, size_t size) {
+  void *p = nullptr;
+  pool::run_in_tx([&] { p = ptm_calloc(nmemb, size); });
+  return p;
+}
+
+namespace {
+
 void *pool_realloc(void *ptr, size_t size) {
   if (size == 0) {
     ptm_free(ptr);
@@ -80,6 +91,11 @@ void *pool_realloc(void *ptr, size_t size) {
   size_t n = old_size < size ? old_size : size;
   if (this_thread().depth > 0) {
     __ptm_memcpy(fresh, ptr, n);
+  } else if (pool::buffered) {
+    // (buffered durability, and strict on a file through the persister: a
+    // plain store stays in the pool's DRAM copy; the copy is a transaction
+    // of its own, which the persister writes to the file)
+    pool::run_in_tx([&] { __ptm_memcpy(fresh, ptr, n); });
   } else {
     memcpy(fresh, ptr, n);
     persist::persist_range(fresh, n);

@@ -364,6 +364,57 @@ static void large_block() {
   unlink(path.c_str());
 }
 
+// realloc and calloc of pool blocks outside a transaction: the bytes realloc
+// copies and the zeros calloc writes reach the file with the blocks (a plain
+// store would stay in the DRAM copy). The calloc'd block reuses the memory
+// of a block that held a pattern, freed and synced before.
+static void outside_transactions() {
+  std::string path = temp_pool_path("buffered-outside");
+  auto *root = create_and_open(path, "buffered");
+  constexpr uint64_t kWords = 512;
+  uint64_t *a = nullptr, *old = nullptr;
+  run_tx([&] {
+    a = static_cast<uint64_t *>(ptm_malloc(kWords * 8));
+    old = static_cast<uint64_t *>(ptm_malloc(kWords * 8));
+    if (!a || !old)
+      _exit(6);
+    for (uint64_t i = 0; i < kWords; ++i) {
+      __ptm_write_8(&a[i], i * 7 + 1);
+      __ptm_write_8(&old[i], ~i);
+    }
+  });
+  CHECK_EQ(ptm_sync(), 0);
+  free(old); // (outside: its own transaction)
+  CHECK_EQ(ptm_sync(), 0);
+  auto *z = static_cast<uint64_t *>(ptm_calloc(kWords, 8));
+  auto *b = static_cast<uint64_t *>(realloc(a, 2 * kWords * 8));
+  CHECK(z != nullptr && b != nullptr);
+  printf("buffered outside: the calloc'd block %s the freed one\n",
+         z == old ? "reuses" : "does not reuse");
+  run_tx([&] {
+    __ptm_write_8(reinterpret_cast<uint64_t *>(&root->big),
+                  reinterpret_cast<uint64_t>(b));
+    __ptm_write_8(&root->big_words, kWords);
+    __ptm_write_8(reinterpret_cast<uint64_t *>(&root->notes[1]),
+                  reinterpret_cast<uint64_t>(z));
+  });
+  ptm_close();
+  set_durability(nullptr);
+  CHECK_EQ(ptm_open(path.c_str(), 0), 0);
+  root = static_cast<Root *>(ptm_root(0));
+  CHECK(root->big == b);
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; root->big == b && i < kWords; ++i)
+    wrong += b[i] != i * 7 + 1;
+  auto *zz = reinterpret_cast<uint64_t *>(root->notes[1]);
+  CHECK(zz == z);
+  for (uint64_t i = 0; zz == z && i < kWords; ++i)
+    wrong += z[i] != 0;
+  CHECK_EQ(wrong, 0u);
+  ptm_close();
+  unlink(path.c_str());
+}
+
 static int child_crash(const char *path, int fd) {
   set_durability("buffered:1");
   auto *root = open_transfer_root<Root>(path);
@@ -451,6 +502,7 @@ int main(int argc, char **argv) {
   budget();
   kick();
   large_block();
+  outside_transactions();
   crashes(argv[0], iterations, seed, tool);
   return check_result("buffered");
 }
