@@ -12,6 +12,7 @@
 #include "runtime/pool/persistent_pool.h"
 #include "runtime/pool/thread_slot.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -281,7 +282,9 @@ bool mutated(const Config &c, Kind kind) {
   return c.mutation == Mutation::DropClwb && ++p.clwbs == c.mutate_nth;
 }
 
-void observe(Kind kind, const void *addr) {
+// ADDR: the line written back (clwb); the first of N bytes whose pages a
+// sync made durable (N 0: the whole file).
+void observe(Kind kind, const void *addr, size_t n = 0) {
   // No emulated hardware transaction runs during an event (htm.h): an image
   // never holds its speculative stores, as a real one cannot.
   struct NoHtm {
@@ -312,6 +315,16 @@ void observe(Kind kind, const void *addr) {
     crash(s, kind);
   if (mutated(s.config, kind)) {
     ++s.dropped;
+    return;
+  }
+  if (kind == Kind::Sync && n != 0) { // (the file domain's: its pages)
+    uint64_t b = reinterpret_cast<uint64_t>(s.base);
+    uint64_t lo = reinterpret_cast<uint64_t>(addr) & ~(kPage - 1);
+    uint64_t hi = reinterpret_cast<uint64_t>(addr) + n;
+    lo = std::max(lo, b);
+    hi = std::min(hi, b + s.size);
+    if (lo < hi)
+      memcpy(s.persistent + (lo - b), s.base + (lo - b), hi - lo);
     return;
   }
   if (kind == Kind::Sync) { // (the file domain's: the whole file)
@@ -365,6 +378,10 @@ extern "C" void ptm_persist_observe_fence(void) {
 
 extern "C" void ptm_persist_observe_sync(void) {
   ptm::crash_sim::observe(ptm::crash_sim::Kind::Sync, nullptr);
+}
+
+extern "C" void ptm_persist_observe_sync_pages(const void *addr, size_t n) {
+  ptm::crash_sim::observe(ptm::crash_sim::Kind::Sync, addr, n);
 }
 
 extern "C" void ptm_persist_observe_unit(void) { ++ptm::crash_sim::tls_unit; }

@@ -45,8 +45,9 @@ extern "C" {
 void ptm_persist_observe_flush(const void *line);
 void ptm_persist_observe_fence(void);
 // A sync of the pool file in the file domain (persist/domain.h): the file
-// is then what the mapping holds.
+// is then what the mapping holds; of its pages that [ADDR, ADDR + N) touches.
 void ptm_persist_observe_sync(void);
+void ptm_persist_observe_sync_pages(const void *addr, size_t n);
 // Persistence events counted so far in this process (for drivers that fork
 // instead of reading PTM_CRASH_COUNT's report).
 uint64_t ptm_crash_sim_events(void);

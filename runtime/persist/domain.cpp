@@ -206,6 +206,47 @@ void sync_file() {
   }
 }
 
+void sync_file_pages(Span *spans, size_t count) {
+  if (count == 0)
+    return;
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  for (size_t i = 0; i < count; ++i) { // (whole pages)
+    auto lo = reinterpret_cast<uintptr_t>(spans[i].addr) & ~(page - 1);
+    auto hi =
+        (reinterpret_cast<uintptr_t>(spans[i].addr) + spans[i].n + page - 1) &
+        ~(page - 1);
+    spans[i] = Span{reinterpret_cast<const void *>(lo), hi - lo};
+  }
+  std::sort(spans, spans + count,
+            [](const Span &a, const Span &b) { return a.addr < b.addr; });
+  {
+    std::lock_guard<std::mutex> lock(group.mutex);
+    ++group.syncs;
+  }
+  stat_add(this_thread().stats->syncs);
+  for (size_t i = 0; i < count;) {
+    auto lo = reinterpret_cast<uintptr_t>(spans[i].addr);
+    uintptr_t hi = lo + spans[i].n;
+    for (++i; i < count && reinterpret_cast<uintptr_t>(spans[i].addr) <= hi;
+         ++i)
+      hi =
+          std::max(hi, reinterpret_cast<uintptr_t>(spans[i].addr) + spans[i].n);
+#if PTM_PERSIST_HOOKS
+    // (the crash simulator is the storage: it takes those pages as they are)
+    ptm_persist_observe_sync_pages(reinterpret_cast<const void *>(lo), hi - lo);
+#else
+    if (msync(reinterpret_cast<void *>(lo), hi - lo, MS_SYNC) != 0)
+      // As sync_file: what the kernel could not write may be gone.
+      fatal("cannot sync the pool file to its storage: %s (the transactions "
+            "since the last sync may be lost)",
+            strerror(errno));
+#endif
+  }
+}
+
+OwnSyncs::OwnSyncs(bool on) { own_syncs = on; }
+OwnSyncs::~OwnSyncs() { own_syncs = false; }
+
 int sync_range(const void *addr, size_t n) {
   long page = sysconf(_SC_PAGESIZE);
   uintptr_t lo = reinterpret_cast<uintptr_t>(addr) & ~uintptr_t(page - 1);

@@ -55,6 +55,26 @@ void sync_file();
 // buffered persister's too, which has no ptm_stats row).
 uint64_t file_syncs();
 
+// Makes durable the pages of the open pool's file that [ADDR, ADDR + N)
+// touches, in its mapping, and no others: one msync (MS_SYNC) of each run of
+// pages in SPANS (sorted, merged), which writes those pages and flushes the
+// disk's cache. Counted as one sync of the file. For a writer that orders its
+// own writes (the persister's records: runtime/pool/persister.cpp), whose
+// fences do not sync (FencesSync).
+struct Span {
+  const void *addr;
+  size_t n;
+};
+void sync_file_pages(Span *spans, size_t count);
+
+// While one made with ON lives, the calling thread's fences do not sync the
+// pool file in the file domain: the thread syncs what it wrote itself
+// (sync_file, sync_file_pages).
+struct OwnSyncs {
+  explicit OwnSyncs(bool on);
+  ~OwnSyncs();
+};
+
 // msync (MS_SYNC) of the pages that [ADDR, ADDR + N) touches, in a mapping
 // of a file: in every domain, what a clean close and a new heap's format
 // leave on the disk. 0 or -errno.

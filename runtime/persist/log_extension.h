@@ -72,7 +72,7 @@ struct LogExtension {
       __attribute__((noinline, cold));
   // S's record is idle (or never was linked): the link cleared, the block
   // given back, ENTRIES the slot's first record again. FENCED false: the
-  // cleared link is left to the next fence (the persister's pipelined
+  // cleared link is left to the next fence (the persister's ring of
   // records, whose blocks no one else reuses before it).
   static void release(pool::SlotHandle &s, bool fenced = true)
       __attribute__((noinline, cold));

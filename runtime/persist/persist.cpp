@@ -19,6 +19,7 @@ FlushInsn flush_insn = FlushInsn::Clflush;
 uint64_t latency_ticks_per_line = 0;
 __thread uint64_t unfenced_lines = 0;
 uint8_t fence_work = 0;
+__thread bool own_syncs = false;
 
 const char *flush_insn_name() {
   switch (flush_insn == FlushInsn::Shadow ? shadow.insn : flush_insn) {
@@ -43,7 +44,7 @@ void fence_slow(bool rmw) {
     while (__rdtsc() < until)
       _mm_pause();
   }
-  if (fence_work & kFenceSync)
+  if ((fence_work & kFenceSync) && !own_syncs)
     sync_file();
 }
 

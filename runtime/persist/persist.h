@@ -68,6 +68,7 @@ extern "C" void ptm_persist_observe_flush(const void *line);
 extern "C" void ptm_persist_observe_fence(void);
 extern "C" void ptm_persist_observe_unit(void);
 extern "C" void ptm_persist_observe_sync(void);
+extern "C" void ptm_persist_observe_sync_pages(const void *addr, size_t n);
 extern "C" int ptm_persist_seeded_unflushed_extension(void);
 extern "C" int ptm_persist_seeded_unawaited_commit(void);
 #endif
@@ -90,6 +91,8 @@ extern __thread uint64_t unfenced_lines;
 // emulated latency, sync the pool file (the file domain, domain.h).
 enum : uint8_t { kFenceLatency = 1, kFenceSync = 2 };
 extern uint8_t fence_work;
+// This thread's fences do not sync the file (domain.h OwnSyncs).
+extern __thread bool own_syncs;
 
 // The instruction's name, for messages and `ptm-pool info`.
 const char *flush_insn_name();

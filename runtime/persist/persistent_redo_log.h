@@ -43,6 +43,7 @@
 
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/log_ring.h"
 #include "runtime/persist/log_stage.h"
 #include "runtime/persist/outside_entries.h"
@@ -383,15 +384,27 @@ struct PersistentRedoLog {
     mark_idle(s, floor);
   }
 
-  // The persister's pipelined records (the file domain,
-  // runtime/pool/persister.cpp), in three steps that each leave their
-  // durability to the next sync of the file: commit_sealed (the record
-  // sealed; its fence syncs, so the record is durable when it returns; false
-  // when it is empty), write_back_unfenced (written DELTA away, nothing
-  // fenced) and, once a later sync has covered the write-back, retire
-  // (idle, the extension's link cleared, nothing fenced).
-  static bool commit_sealed(pool::SlotHandle &s, uint64_t order) {
+  // The persister's ring of records (the file domain,
+  // runtime/pool/persister.cpp), whose thread syncs what it writes itself
+  // (persist::OwnSyncs): commit_sealed (the record sealed with the replay
+  // floor FLOOR in its header, nothing synced; false when it is empty),
+  // sync_record (its pages alone made durable), write_back_unfenced (written
+  // DELTA away, nothing fenced or synced) and retire (idle, the extension's
+  // link cleared, nothing fenced).
+  static bool commit_sealed(pool::SlotHandle &s, uint64_t order,
+                            uint64_t floor) {
+    s.hdr->floor = floor;
     return publish(s, order, /*sealed=*/true);
+  }
+  // The pages of S's record (its slot's header, its extension's header, its
+  // entries) synced, and no others.
+  static void sync_record(const pool::SlotHandle &s) {
+    const void *first = s.ext ? static_cast<const void *>(s.ext) : s.entries;
+    persist::Span spans[2] = {
+        {s.hdr, sizeof(pool::SlotHeader)},
+        {first, size_t(reinterpret_cast<const char *>(s.entries + s.count) -
+                       static_cast<const char *>(first))}};
+    persist::sync_file_pages(spans, 2);
   }
   static void write_back_unfenced(pool::SlotHandle &s, uintptr_t delta) {
     write_back(s, 0, 0, WriteBack::StreamLines, delta);

@@ -234,8 +234,9 @@ static int open_locked(const char *path, int fd, const PoolHeader &h,
   // (sp3 runs on the two views in strict mode too: speculative.h; strict
   // durability in the file domain through the persister: durability.h)
   DurabilityMode mode = durability;
-  // (the persister takes a slot of its own, three when pipelined: a pool
-  // of one slot keeps it for the program and syncs at the fences)
+  // (the persister takes a slot of its own, three to eight for its ring in
+  // the file domain: a pool of one slot keeps it for the program and syncs
+  // at the fences)
   mode.awaited = durability.awaited && domain == persist::Domain::File &&
                  h.slot_count >= 2;
   if (mode.buffered || mode.awaited || library_speculative)

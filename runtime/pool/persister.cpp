@@ -68,17 +68,33 @@ struct ViewSource final : ExtensionSource {
   uint64_t link_of(const void *block) const override;
 };
 
-// The file domain's records, pipelined over three slots (not sp3, whose
-// floor is stored with the idle status): record k is sealed in slot k mod 3
-// by one sync of the file, which also makes durable the write-back of
-// record k - 1 and the idle status of record k - 2; then k - 1 is retired
-// and k written back, neither fenced. Slot k + 1 mod 3 is then idle on the
-// disk, ready for the next record. A crash leaves up to two committed
-// records (k - 1 and k), which recovery replays in commit order; a record
-// whose blocks a later write-back reused is torn and discarded, its data
-// being durable by then. One sync per round; commits wait for it only
-// (persister_sync).
-constexpr unsigned kPipeline = 3;
+// The file domain's records: a ring of up to kRing service slots, record k
+// in slot k mod N (not sp3, whose floor is stored with the idle status).
+// The persister's thread syncs what it writes itself (persist::OwnSyncs):
+//
+//   record k sealed, its floor in its header: SYNCED_BACK (every record up
+//     to it written back and covered by a sync of the whole file)
+//   its pages alone synced (a sync of one or two runs of pages: the commits
+//     it holds are durable; the threads waiting for them go on)
+//   written back, nothing synced
+//
+// and before the next record takes a slot whose record is above
+// SYNCED_BACK, a checkpoint: one sync of the whole file (every write-back
+// so far durable; SYNCED_BACK = the last record written back). So a round
+// syncs its record's few pages, and the data pages of N - 1 rounds are
+// synced together once (a page written by several of them, once).
+// A crash leaves the records of the ring, which recovery replays in commit
+// order above the largest floor: those not covered by a checkpoint are all
+// intact (a slot is rewritten only once its record is at or below
+// SYNCED_BACK, and the record that rewrites it names that floor; if its
+// header did not reach the disk, the torn record is the oldest one, whose
+// data are durable, and every later one is replayed). A record that
+// extended into free pool memory is followed by a checkpoint at once: a
+// later record's write-back may reuse that memory once the next record's
+// floor has passed it. Drained (sync, every record retired, sync) when
+// idle and at close, and before a block too large for a record is written
+// directly.
+constexpr unsigned kRing = 8;
 
 struct Persister {
   pthread_t thread;
@@ -93,12 +109,16 @@ struct Persister {
   std::chrono::milliseconds interval{10};
   uintptr_t delta = 0;
   SlotHandle slot{}; // its pointers in the PM view
-  // Pipelined (the file domain): SLOT is slots[cur]; LIVE: a slot whose
-  // record is sealed and not yet retired.
-  bool pipelined = false;
-  SlotHandle slots[kPipeline]{};
-  bool live[kPipeline]{};
+  // The ring (the file domain): SLOT is slots[cur]; SEALED: the order of a
+  // slot's record sealed and not yet retired (0: idle); WRITTEN_BACK: the
+  // order of the last record written back; SYNCED_BACK: every record up to
+  // here written back and synced.
+  bool in_ring = false;
+  unsigned ring = 0;
+  SlotHandle slots[kRing]{};
+  uint64_t sealed[kRing]{};
   unsigned cur = 0;
+  uint64_t written_back = 0, synced_back = 0;
   ViewSource extensions;
   // The transactions of the record being built: txs[record_first,
   // record_end).
@@ -116,7 +136,11 @@ struct Persister {
   void add(const QueuedTx &t, bool fresh_written);
   void write_fresh(const QueuedTx &t);
   void seal(uint64_t seq);
-  void seal_pipelined(uint64_t seq);
+  void seal_in_ring(uint64_t seq);
+  void checkpoint() {
+    persist::sync_file();
+    synced_back = written_back;
+  }
   void publish_persisted(uint64_t seq) {
     {
       std::lock_guard<std::mutex> lock(m);
@@ -183,8 +207,8 @@ void Persister::collect(const GrowBuffer<uint64_t> &q) {
 // stored in its line: the speculative records up to SEQ, superseded, are
 // never replayed over the data written here.
 void Persister::seal(uint64_t seq) {
-  if (pipelined)
-    return seal_pipelined(seq);
+  if (in_ring)
+    return seal_in_ring(seq);
   PersistentRedoLog::commit(slot, seq, /*sealed=*/true, 0, 0, delta,
                             speculative ? seq : 0);
   if (speculative)
@@ -193,40 +217,45 @@ void Persister::seal(uint64_t seq) {
   persist::begin_unit(); // (the next record)
 }
 
-// Seals the record in slots[cur] (one sync: durable, with the write-back of
-// the record before it), tells the waiting threads, retires the record
-// before it and writes this one back (no fence), then opens the next slot.
-void Persister::seal_pipelined(uint64_t seq) {
-  slots[cur] = slot;
-  if (!PersistentRedoLog::commit_sealed(slots[cur], seq))
+// Seals the record in slots[cur] and syncs its pages, tells the waiting
+// threads, writes it back (nothing synced), then opens the next slot of the
+// ring, after a checkpoint if its record is not yet covered by one.
+void Persister::seal_in_ring(uint64_t seq) {
+  SlotHandle &s = slots[cur];
+  s = slot;
+  if (!PersistentRedoLog::commit_sealed(s, seq, synced_back))
     return;
+  PersistentRedoLog::sync_record(s);
   publish_persisted(seq);
-  unsigned prev = (cur + kPipeline - 1) % kPipeline;
-  if (live[prev]) {
-    PersistentRedoLog::retire(slots[prev]);
-    live[prev] = false;
+  PersistentRedoLog::write_back_unfenced(s, delta);
+  written_back = sealed[cur] = seq;
+  if (s.ext)
+    drain(); // (its blocks are free memory for the records after it)
+  cur = (cur + 1) % ring;
+  if (sealed[cur] != 0) {
+    if (sealed[cur] > synced_back)
+      checkpoint();
+    PersistentRedoLog::retire(slots[cur]); // (durable with the next record)
+    sealed[cur] = 0;
   }
-  PersistentRedoLog::write_back_unfenced(slots[cur], delta);
-  live[cur] = true;
-  cur = (cur + 1) % kPipeline;
   slot = slots[cur];
   PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
   persist::begin_unit(); // (the next record)
 }
 
-// Idle or closing: the last record's write-back synced, every record
-// retired, synced. The pool holds no committed record then.
+// Idle or closing: every write-back synced, every record retired, synced.
+// The pool holds no committed record then.
 void Persister::drain() {
   bool any = false;
-  for (bool l : live)
-    any |= l;
+  for (unsigned i = 0; i < ring; ++i)
+    any |= sealed[i] != 0;
   if (!any)
     return;
-  persist::sync_file();
-  for (unsigned i = 0; i < kPipeline; ++i)
-    if (live[i]) {
+  checkpoint();
+  for (unsigned i = 0; i < ring; ++i)
+    if (sealed[i] != 0) {
       PersistentRedoLog::retire(slots[i]);
-      live[i] = false;
+      sealed[i] = 0;
     }
   persist::sync_file();
 }
@@ -270,19 +299,17 @@ void Persister::write_fresh(const QueuedTx &t) {
     persist::flush_range(pm, it.len);
   }
   persist::sfence();
+  if (in_ring)
+    persist::sync_file(); // (its fences do not)
 }
 
 // Writes txs[0, n) (consecutive sequence numbers) as records of whole
-// transactions. In the file domain (persist/domain.h) a record's log
-// extends past the slot, up to kFileRecordSlots slots: a round is one
-// record (one sync, pipelined) unless it is larger than that.
-constexpr uint64_t kFileRecordSlots = 16;
-
+// transactions, each within a slot. A transaction larger than a slot has a
+// record of its own that extends into memory free in the file: in the file
+// domain, with no other record left to replay over that memory (drained
+// before it and after it), and its fresh blocks written and synced first.
 void Persister::write_run(size_t n) {
-  uint64_t capacity = persist::current_domain() == persist::Domain::File
-                          ? kFileRecordSlots * slot.capacity
-                          : slot.capacity;
-  uint64_t last = 0;
+  uint64_t capacity = slot.capacity, last = 0;
   for (size_t i = 0; i < n; ++i) {
     const QueuedTx &t = txs[i];
     uint64_t logged = 0, fresh = 0;
@@ -295,14 +322,13 @@ void Persister::write_run(size_t n) {
     if (slot.count + logged + fresh > capacity) {
       if (slot.count != 0)
         seal(last);
-      // (what it logs may still outgrow the slot: the record extends)
-      if (logged + fresh > capacity && fresh != 0) {
-        // (pipelined: no record left that a block of T could overwrite,
-        // the extension of one not yet retired)
-        if (pipelined)
+      if (logged + fresh > capacity) { // (its record extends)
+        if (in_ring)
           drain();
-        write_fresh(t);
-        fresh_written = true;
+        if (fresh != 0) {
+          write_fresh(t);
+          fresh_written = true;
+        }
       }
     }
     if (slot.count == 0)
@@ -310,6 +336,8 @@ void Persister::write_run(size_t n) {
     record_end = i + 1;
     add(t, fresh_written);
     last = t.seq;
+    if (in_ring && slot.ext)
+      seal(last); // (alone in its record)
   }
   if (slot.count != 0)
     seal(last);
@@ -367,6 +395,7 @@ uint64_t Persister::round() {
 }
 
 void Persister::run() {
+  persist::OwnSyncs own(in_ring);
   extensions.p = this;
   LogExtension::set_source(&extensions);
   PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
@@ -388,12 +417,12 @@ void Persister::run() {
     uint64_t last = commit_seq.load(std::memory_order_acquire);
     if (stopping && upto == last)
       break;
-    if (upto == before && upto == last && pipelined)
+    if (upto == before && upto == last && in_ring)
       drain(); // (idle: the pool left with nothing to replay)
     else if (upto == before)
       sched_yield(); // a commit between its sequence number and its queue
   }
-  if (pipelined)
+  if (in_ring)
     drain();
 }
 
@@ -414,18 +443,22 @@ void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first) {
   p.delta = delta;
   p.durable.store(first);
   commit_seq.store(first);
-  // Pipelined in the file domain, if the pool has the slots.
-  p.pipelined =
+  // A ring in the file domain, if the pool has the slots: up to kRing, one
+  // for each eight of the pool's, at least three.
+  p.in_ring =
       persist::current_domain() == persist::Domain::File && !speculative;
+  unsigned want =
+      p.in_ring ? std::min(kRing, std::max(3u, open_view.header.slot_count / 8))
+                : 1;
   unsigned claimed = 0;
-  while (claimed < (p.pipelined ? kPipeline : 1) &&
-         claim_service_slot(p.slots[claimed]))
+  while (claimed < want && claim_service_slot(p.slots[claimed]))
     ++claimed;
   if (claimed == 0)
     fatal("buffered durability: the pool has no free thread slot for the "
           "persister");
-  if (claimed < kPipeline)
-    p.pipelined = false;
+  if (claimed < 3)
+    p.in_ring = false;
+  p.ring = p.in_ring ? claimed : 1;
   for (unsigned i = 0; i < claimed; ++i) { // (straight to the file)
     SlotHandle &s = p.slots[i];
     s.hdr = reinterpret_cast<SlotHeader *>(reinterpret_cast<uintptr_t>(s.hdr) +
@@ -433,12 +466,13 @@ void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first) {
     s.entries = s.slot_entries = reinterpret_cast<LogEntry *>(
         reinterpret_cast<uintptr_t>(s.slot_entries) + delta);
   }
-  for (unsigned i = p.pipelined ? kPipeline : 1; i < claimed; ++i)
+  for (unsigned i = p.ring; i < claimed; ++i)
     release_service_slot(p.slots[i]);
   p.slot = p.slots[0];
   p.cur = 0;
-  for (bool &l : p.live)
-    l = false;
+  for (uint64_t &o : p.sealed)
+    o = 0;
+  p.written_back = p.synced_back = first;
   if (pthread_create(&p.thread, nullptr, persister_main, &p) != 0)
     fatal("buffered durability: cannot start the persister thread");
   pthread_setname_np(p.thread, "ptm-persister");
@@ -452,10 +486,10 @@ void stop_persister() {
   }
   p.wake.notify_one();
   pthread_join(p.thread, nullptr);
-  if (p.pipelined) {
+  if (p.in_ring) {
     p.slots[p.cur] = p.slot;
-    for (const SlotHandle &s : p.slots)
-      release_service_slot(s);
+    for (unsigned i = 0; i < p.ring; ++i)
+      release_service_slot(p.slots[i]);
   } else {
     release_service_slot(p.slot);
   }

@@ -14,8 +14,9 @@
 //
 // A crash leaves at most one committed record, which recovery replays: the
 // file holds the pool after a prefix of the sequence. In the file domain
-// (persist/domain.h) the records are pipelined over three slots so that a
-// round costs one sync (persister.cpp, kPipeline), and strict durability
+// (persist/domain.h) the records go round a ring of slots so that a round
+// syncs its record's pages alone and the data pages are synced once for
+// several rounds (persister.cpp, kRing), and strict durability
 // uses the persister too: each commit waits for the round that holds it
 // (persister_wait; durability.h awaited). A transaction larger
 // than the slot first has every earlier one written; the blocks it allocated

@@ -42,6 +42,17 @@ SlotScan scan_slot(const PoolView &view, uint32_t index, unsigned part,
     s.state = kIdle;
     return s;
   }
+  // A committed record at or below the floor is superseded before its log
+  // is looked at: its extension may be pool memory again (the persister's
+  // records, runtime/pool/persister.cpp).
+  if ((s.state == kUndoLogged || s.state == kRedoCommitted ||
+       s.state == kRedoSealed) &&
+      hdr->commit_order <= floor) {
+    s.order = hdr->commit_order;
+    s.declared = hdr->redo_count;
+    s.superseded = true;
+    return s;
+  }
   uint64_t cap = view.capacity() - s.begin;
   const LogEntry *e = view.entries(index) + s.begin;
   if (part == 0 && s.state != kIdle && s.state != kRedoStream) {
