@@ -88,12 +88,11 @@ struct ViewSource final : ExtensionSource {
 // intact (a slot is rewritten only once its record is at or below
 // SYNCED_BACK, and the record that rewrites it names that floor; if its
 // header did not reach the disk, the torn record is the oldest one, whose
-// data are durable, and every later one is replayed). A record that
-// extended into free pool memory is followed by a checkpoint at once: a
-// later record's write-back may reuse that memory once the next record's
-// floor has passed it. Drained (sync, every record retired, sync) when
-// idle and at close, and before a block too large for a record is written
-// directly.
+// data are durable, and every later one is replayed). Drained (sync, every
+// record retired, sync) when idle, at close, and before and after the
+// record of a transaction larger than a slot, which extends into memory
+// free in the file: no other record is then replayed over that memory,
+// and no later write-back reuses it while the record may be replayed.
 constexpr unsigned kRing = 8;
 
 struct Persister {
