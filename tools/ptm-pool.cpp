@@ -140,6 +140,20 @@ int open_copy(const char *path, bool force, PoolView *view,
   return 0;
 }
 
+// How the pool was left, in words (its open state and pending records).
+std::string close_state(const PoolView &v, size_t pending) {
+  char n[64];
+  snprintf(n, sizeof n, "%zu record(s) with logs to recover at the next open",
+           pending);
+  if (*v.open_state() == kPoolOpen)
+    return std::string("not closed cleanly (its program still runs, or was "
+                       "killed or crashed); ") +
+           n;
+  if (pending == 0)
+    return "clean (closed cleanly: nothing to recover)";
+  return n; // (left by a runtime that did not mark its pools)
+}
+
 void print_uuid(const uint8_t *u) {
   for (int i = 0; i < 16; ++i)
     printf("%02x%s", u[i], (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
@@ -200,6 +214,7 @@ int cmd_info(const char *path, bool force) {
            r->size);
   else
     printf("root:        none\n");
+  printf("state:       %s\n", close_state(v, pend.size()).c_str());
   printf("pending:     %zu record(s)\n", pend.size());
   uint64_t floor = replay_floor(v);
   if (floor)
@@ -301,8 +316,7 @@ int cmd_check(const char *path, bool force) {
     }
   }
   if (status == 0)
-    printf("%s: ok (%zu record(s) with logs to recover at the next open)\n",
-           path, recoverable);
+    printf("%s: ok, %s\n", path, close_state(v, recoverable).c_str());
   unmap_pool(v.base, v.header.pool_size);
   return status;
 }

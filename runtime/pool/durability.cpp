@@ -7,6 +7,7 @@
 #include "runtime/persist/domain.h"
 #include "runtime/persist/shadow.h"
 #include "runtime/pool/commit_queue.h"
+#include "runtime/pool/persistent_pool.h"
 #include "runtime/pool/persister.h"
 #include "runtime/pool/recovery.h"
 #include "runtime/pool/speculative.h"
@@ -149,6 +150,7 @@ void stop_buffered(const PoolView &view) {
   persist::end_shadow();
   buffered = awaited = false;
   persist::sync_range(pm_view, view.size());
+  write_open_state(pm_view, 0);
   munmap(pm_view, view.size());
   pm_view = nullptr;
 }

@@ -79,7 +79,8 @@ extern std::atomic<uint64_t> *speculative_clock;
 void start_buffered(const PoolView &view, const char *path,
                     const DurabilityMode &mode);
 // close_pool, no transaction running: everything committed written to the
-// file, the PM view unmapped (the DRAM copy goes with the pool's mapping).
+// file, the pool marked closed cleanly there, the PM view unmapped (the DRAM
+// copy goes with the pool's mapping).
 void stop_buffered(const PoolView &view);
 
 // ptm_sync: every transaction committed so far is durable when it returns.

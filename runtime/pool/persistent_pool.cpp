@@ -5,6 +5,7 @@
 #include "ptm.h"
 #include "runtime/base/asymmetric_fence.h"
 #include "runtime/base/report.h"
+#include "runtime/base/tx_thread.h"
 #include "runtime/persist/domain.h"
 #include "runtime/persist/log_ring.h"
 #include "runtime/persist/log_stage.h"
@@ -53,9 +54,24 @@ namespace {
 uint64_t epoch_counter;
 std::atomic<uint64_t> commit_counter{0};
 char open_path[PATH_MAX];
-int pool_fd = -1; // holds the open pool's owner lock
+int pool_fd = -1;     // holds the open pool's owner lock
+bool open_temporary;  // the runtime's private pool
+pid_t open_pid;       // the process that opened it (not a forked child)
+bool exit_close_set;  // close_at_exit registered
+bool closing_at_exit; // close_at_exit runs: the mappings stay
+// How long close_at_exit waits for a thread to leave its transaction.
+constexpr uint64_t kExitWaitRounds = 1000000;
+
+void close_at_exit();
 
 } // namespace
+
+void write_open_state(char *base, uint64_t state) {
+  auto *word = reinterpret_cast<uint64_t *>(base + kOpenStateOffset);
+  __atomic_store_n(word, state, __ATOMIC_RELEASE);
+  persist::persist_range(word, sizeof *word);
+  persist::sync_range(word, sizeof *word);
+}
 
 // Options of a pool the runtime creates (PTM_POOL absent, or the temporary
 // pool): PTM_POOL_SLOTS sets the number of thread slots (threads running
@@ -239,6 +255,15 @@ static int open_locked(const char *path, int fd, const PoolHeader &h,
   // at the fences)
   mode.awaited = durability.awaited && domain == persist::Domain::File &&
                  h.slot_count >= 2;
+  // Open until closed cleanly (before the DRAM copy: in the file), and
+  // closed cleanly at the program's exit if it does not close it itself.
+  write_open_state(base, kPoolOpen);
+  open_temporary = temporary;
+  open_pid = getpid();
+  if (!exit_close_set) {
+    exit_close_set = true;
+    atexit(close_at_exit);
+  }
   if (mode.buffered || mode.awaited || library_speculative)
     start_buffered(open_view, path, mode);
   // (before the epoch lets any transaction in: enter_tx's fence_light)
@@ -308,9 +333,19 @@ void close_pool() {
   }
   // Quiesce: no new transaction enters (enter_tx sees the epoch change),
   // running ones finish.
-  pool_epoch.store(0, std::memory_order_seq_cst);
+  uint64_t epoch = pool_epoch.exchange(0, std::memory_order_seq_cst);
   fence_heavy(); // pairs with enter_tx's fence_light
-  wait_until_absent();
+  if (closing_at_exit) {
+    // (a thread still inside a transaction when the program ends: if it
+    // does not leave within the bound, the pool stays open, left as a
+    // crash leaves it, and is recovered at the next open)
+    if (!wait_until_absent(kExitWaitRounds)) {
+      pool_epoch.store(epoch, std::memory_order_seq_cst);
+      return;
+    }
+  } else {
+    wait_until_absent();
+  }
   end_slot_leases();
   if (buffered) {
     // Buffered durability: every commit written to the file by the
@@ -324,19 +359,43 @@ void close_pool() {
     LogRing::close_all();
     settle_at_close(open_view);
     // The page cache pushed to the file, in every domain (a clean close is
-    // on the disk).
+    // on the disk), then the pool marked closed cleanly.
     persist::sync_range(open_view.base, open_view.header.pool_size);
+    write_open_state(open_view.base, 0);
   }
-  delete pool_heap;
+  if (!closing_at_exit) { // (at exit, another thread may still read it)
+    delete pool_heap;
+    unmap_pool(open_view.base, open_view.header.pool_size);
+  }
   pool_heap = nullptr;
   chunk_lo = chunk_hi = 0;
-  unmap_pool(open_view.base, open_view.header.pool_size);
   open_view = PoolView();
   open_path[0] = '\0';
   persist::leave_domain();
   close(pool_fd); // (the owner lock goes with it)
   pool_fd = -1;
 }
+
+namespace {
+
+// A program that ends without ptm_close, not inside a transaction: its pool
+// closed as ptm_close closes it (nothing left to replay, marked closed
+// cleanly), but left mapped: a thread the exit has not stopped yet may
+// still read it (a transaction a thread begins after this cannot open it
+// again over that mapping: the open fails with its message). A forked
+// child's exit leaves its parent's pool alone.
+void close_at_exit() {
+  if (this_thread().depth > 0)
+    return; // (exit inside a transaction: left as a crash leaves it)
+  std::lock_guard<std::recursive_mutex> lock(pool_mutex);
+  if (!open_view.base || open_temporary || getpid() != open_pid)
+    return;
+  closing_at_exit = true;
+  close_pool();
+  closing_at_exit = false;
+}
+
+} // namespace
 
 void ensure_pool_open() {
   std::lock_guard<std::recursive_mutex> lock(pool_mutex);

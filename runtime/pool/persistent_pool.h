@@ -39,6 +39,9 @@ extern PoolView open_view;
 int open_pool(const char *path, size_t size, bool temporary = false);
 // ptm_close: waits for the process's transactions to leave the pool, unmaps.
 void close_pool();
+// The open state word (pool_format.h) of the pool mapped shared at BASE set
+// to STATE, durable in the open pool's persistence domain.
+void write_open_state(char *base, uint64_t state);
 // ptm_pool_slots: the open pool's thread slots (0: no pool open).
 unsigned open_slot_count();
 // Opens the default pool if no pool is open; fatal on failure.

@@ -2,6 +2,7 @@
 //
 //   offset 0          PoolHeader, 4 KiB, immutable after creation, checksummed
 //   offset 4096       RootDescriptor (one cache line, changed transactionally)
+//   offset 4160       the open state (one word: open, or closed cleanly)
 //   offset 8192       slot_count thread slots of slot_size bytes each
 //   heap_offset       the persistent heap, up to the end of the pool
 //
@@ -70,6 +71,15 @@ struct alignas(64) RootDescriptor {
   uint64_t heap_formatted; // kHeapFormatted once the heap region is laid out
 };
 constexpr uint64_t kHeapFormatted = 0x48454150464d54ull; // "TMFPAEH"
+
+// The open state: one word in the root page, on the line after the
+// RootDescriptor's, written alone (no checksum to tear): kPoolOpen from an
+// open until the pool is closed cleanly (ptm_close, or the exit of the
+// program that opened it), 0 after that and in a pool never opened (older
+// runtimes leave it 0). A pool whose word says open was not closed: its
+// program still runs, or it crashed or was killed (docs/pool.md).
+constexpr uint64_t kOpenStateOffset = kRootOffset + 64;
+constexpr uint64_t kPoolOpen = 0x4e45504f4d5450ull; // "PTMOPEN"
 
 // Coarse-grained logging granularity G (paper IV-B): 16, 32 or 64 bytes
 // (CMake PTM_LOG_GRANULARITY). Every heap is formatted with blocks aligned and

@@ -23,6 +23,10 @@ struct PoolView {
   RootDescriptor *root() const {
     return reinterpret_cast<RootDescriptor *>(base + header.root_offset);
   }
+  // The open state word (kOpenStateOffset): kPoolOpen while open.
+  volatile uint64_t *open_state() const {
+    return reinterpret_cast<volatile uint64_t *>(base + kOpenStateOffset);
+  }
   SlotHeader *slot(uint32_t i) const {
     return reinterpret_cast<SlotHeader *>(base + header.slots_offset +
                                           uint64_t(i) * header.slot_size);

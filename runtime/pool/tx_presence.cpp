@@ -4,6 +4,7 @@
 
 #include "runtime/base/report.h"
 
+#include <cstdint>
 #include <sched.h>
 
 namespace ptm {
@@ -39,11 +40,17 @@ void release_presence(uint32_t index) {
   claimed[index].store(0, std::memory_order_release);
 }
 
-void wait_until_absent() {
+void wait_until_absent() { wait_until_absent(UINT64_MAX); }
+
+bool wait_until_absent(uint64_t rounds) {
   uint32_t n = high_water.load(std::memory_order_seq_cst);
   for (uint32_t i = 1; i < n; ++i)
-    while (presence[i].inside.load(std::memory_order_seq_cst))
+    while (presence[i].inside.load(std::memory_order_seq_cst)) {
+      if (rounds-- == 0)
+        return false;
       sched_yield();
+    }
+  return true;
 }
 
 } // namespace pool

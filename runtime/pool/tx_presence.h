@@ -41,6 +41,8 @@ uint32_t claim_presence() __attribute__((cold));
 void release_presence(uint32_t index);
 // Waits until no thread is inside (ptm_close, after its fence).
 void wait_until_absent();
+// The same, giving up after ROUNDS yields of the processor: false then.
+bool wait_until_absent(uint64_t rounds);
 
 } // namespace pool
 } // namespace ptm

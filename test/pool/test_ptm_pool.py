@@ -123,8 +123,9 @@ run("create", pool, "32M", want_rc=1, want_err=["the file exists"])
 run("info", pool, want_rc=0,
     want_out=["size:        33554432 bytes", "base:        0x", "creator:     ptm-pool",
               "slots:       64 x 262144 bytes", "root:        none",
+              "state:       clean (closed cleanly: nothing to recover)",
               "pending:     0 record(s)", "heap stats:  0 blocks"])
-run("check", pool, want_rc=0, want_out=["ok (0 record(s)"])
+run("check", pool, want_rc=0, want_out=["ok, clean (closed cleanly"])
 small = os.path.join(work, "small.pool")
 run("create", small, "24M", "--slots", "8", "--slot-size", "64K", want_rc=0,
     want_out=["8 slots of 65536 bytes"])
@@ -151,7 +152,7 @@ before = digest(pool)
 run("info", pool, want_rc=0,
     want_out=["pending:     1 record(s)",
               "slot 5: redo-committed, generation 3, commit order 1, 1 entries"])
-run("check", pool, want_rc=0, want_out=["ok (1 record(s) with logs to recover"])
+run("check", pool, want_rc=0, want_out=["ok, 1 record(s) with logs to recover"])
 if digest(pool) != before:
     fail("info/check changed the file")
 
