@@ -5,6 +5,7 @@
 #include "CalleeClassifier.h"
 #include "CloneBuilder.h"
 #include "Diagnostics.h"
+#include "LlvmCompat.h"
 #include "RuntimeCallbacks.h"
 #include "StackPrivacy.h"
 #include "TxIRBuilder.h"
@@ -255,9 +256,9 @@ static CallBase *replaceCall(CallBase *CB, FunctionCallee Callee,
   CallBase *New;
   if (auto *II = dyn_cast<InvokeInst>(CB))
     New = InvokeInst::Create(Callee, II->getNormalDest(), II->getUnwindDest(),
-                             Args, "", CB->getIterator());
+                             Args, "", compat::before(CB));
   else
-    New = CallInst::Create(Callee, Args, "", CB->getIterator());
+    New = CallInst::Create(Callee, Args, "", compat::before(CB));
   New->setDebugLoc(locationFor(*CB));
   New->takeName(CB);
   if (!CB->getType()->isVoidTy()) {
@@ -299,9 +300,9 @@ void AccessInstrumenter::redirectToExternalClone(CallBase *CB,
                     "come from another unit compiled with the plugin");
 
   TxIRBuilder IRB(CB);
-  Value *Missing = IRB.CreateIsNull(Weak);
+  Value *Missing = compat::isNull(IRB, Weak);
   Instruction *ThenTerm =
-      SplitBlockAndInsertIfThen(Missing, CB->getIterator(), false);
+      SplitBlockAndInsertIfThen(Missing, compat::before(CB), false);
   BasicBlock *Head = ThenTerm->getParent()->getSinglePredecessor();
   IRB.moveTo(ThenTerm);
   // The site names the callee: the runtime cannot always find a name for an

@@ -2,6 +2,7 @@
 //----------===//
 
 #include "CalleeClassifier.h"
+#include "LlvmCompat.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -376,11 +377,9 @@ bool isHarmlessIntrinsic(Intrinsic::ID ID) {
   case Intrinsic::eh_typeid_for:
   case Intrinsic::donothing:
   case Intrinsic::pseudoprobe:
-  case Intrinsic::allow_runtime_check:
-  case Intrinsic::allow_ubsan_check:
     return true;
   default:
-    return false;
+    return compat::isCheckGuardIntrinsic(ID);
   }
 }
 

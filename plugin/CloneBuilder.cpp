@@ -3,6 +3,7 @@
 
 #include "CloneBuilder.h"
 #include "CalleeClassifier.h"
+#include "LlvmCompat.h"
 #include "RuntimeCallbacks.h"
 #include "TxIRBuilder.h"
 
@@ -148,7 +149,7 @@ void CloneBuilder::emitRegistration(RuntimeCallbacks &RT) {
     // No library linked: nothing to register with.
     BasicBlock *Call = BasicBlock::Create(Ctx, "register", Ctor);
     BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
-    IRB.CreateCondBr(IRB.CreateIsNotNull(Register), Call, Done);
+    IRB.CreateCondBr(compat::isNotNull(IRB, Register), Call, Done);
     IRB.SetInsertPoint(Call);
     IRB.ensureLocation();
     IRB.CreateCall(RT.RegisterClones,

@@ -3,6 +3,7 @@
 
 #include "RegionLowering.h"
 #include "Diagnostics.h"
+#include "LlvmCompat.h"
 #include "RuntimeCallbacks.h"
 #include "StackPrivacy.h"
 #include "TxIRBuilder.h"
@@ -41,7 +42,7 @@ void normalizeMarkers(Module &M) {
 }
 
 static BasicBlock *splitBefore(Instruction *I, const char *Name) {
-  return SplitBlock(I->getParent(), I->getIterator(),
+  return SplitBlock(I->getParent(), compat::before(I),
                     static_cast<DomTreeUpdater *>(nullptr), nullptr, nullptr,
                     Name);
 }

@@ -4,8 +4,11 @@
 # sudo available).
 set -euo pipefail
 
+# LLVM 19 builds ptm by default; LLVM 16 is the other tested major
+# (cmake -DPTM_LLVM_VERSION=16, docs/install.md), which CI builds too.
 packages=(
   clang-19 llvm-19-dev libclang-19-dev lld-19 llvm-19-tools clang-format-19
+  clang-16 llvm-16-dev libclang-16-dev lld-16 llvm-16-tools
   libpmem-dev libpmemobj-dev python3-matplotlib
   cmake ninja-build python3 python3-pip
   memcached libmemcached-tools pkgconf
@@ -40,8 +43,16 @@ if [ ! -f /usr/lib/llvm-19/build/utils/lit/lit.py ] && ! command -v lit >/dev/nu
   python3 -m pip install --quiet lit
 fi
 
-for tool in clang-19 clang++-19 opt-19 FileCheck-19 ld.lld-19 cmake ninja; do
-  if ! command -v "$tool" >/dev/null 2>&1 && [ ! -x "/usr/lib/llvm-19/bin/${tool%-19}" ]; then
+for major in 19 16; do
+  for tool in clang clang++ opt FileCheck not ld.lld llvm-ar; do
+    if [ ! -x "/usr/lib/llvm-$major/bin/$tool" ]; then
+      echo "install-deps: /usr/lib/llvm-$major/bin/$tool is missing after installation" >&2
+      exit 1
+    fi
+  done
+done
+for tool in clang-19 clang-16 cmake ninja; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
     echo "install-deps: $tool is missing after installation" >&2
     exit 1
   fi

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds and runs programs the way a user does, with bin/ptm-config.
 # usage: user_build.sh PTM_CONFIG CC SRCDIR WORKDIR MODE
-#   MODE config     ptm-config --list and its errors for bad arguments
+#   MODE config     ptm-config --list and its errors for bad arguments, --cc
 #        lto        -O2 -flto, --ldflags cgl          (user_prog.c)
 #        shared     -O2, --ldflags cgl --shared       (user_prog.c)
 #        warn       the compile-time warning for printf in a transaction
@@ -33,6 +33,15 @@ config)
   done
   "$config" --ldflags nosuchlib 2>&1 | grep -q nosuchlib ||
     fail "the error for an unknown library does not name it"
+  # --cc names the clang of the plugin's LLVM major (the build's compiler).
+  major=$("$config" --llvm-version) || fail "ptm-config --llvm-version exited with $?"
+  for opt in --cc --cxx; do
+    compiler=$("$config" $opt) || fail "ptm-config $opt exited with $?"
+    "$compiler" --version | grep -q "clang version $major\." ||
+      fail "ptm-config $opt: '$compiler' is not clang $major"
+  done
+  [ "$("$config" --cc)" = "$cc" ] || fail "ptm-config --cc is not the build's compiler $cc"
+  echo "ptm-config --cc: $("$config" --cc) (LLVM $major)"
   ;;
 lto)
   # shellcheck disable=SC2046

@@ -163,6 +163,11 @@ tree)
       fail "$config --buffered differs from the build tree's"
     [ "$("$config" --libdir)" = "$real/lib" ] || fail "$config --libdir"
     [ "$("$config" --includedir)" = "$real/include" ] || fail "$config --includedir"
+    # The clang of the plugin's LLVM major, by name (no path of this machine).
+    major=$("$build/bin/ptm-config" --llvm-version)
+    [ "$("$config" --llvm-version)" = "$major" ] || fail "$config --llvm-version"
+    [ "$("$config" --cc)" = "clang-$major" ] || fail "$config --cc: '$("$config" --cc)'"
+    [ "$("$config" --cxx)" = "clang++-$major" ] || fail "$config --cxx"
   done
   if "$prefix/bin/ptm-config" --ldflags testrt > /dev/null 2>&1; then
     fail "the installed ptm-config accepts testrt, which is not installed"

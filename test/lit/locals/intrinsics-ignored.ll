@@ -47,7 +47,7 @@ entry:
 ; CHECK-LABEL: define void @f(i64 %a)
 ; CHECK:      call void @__ptm_tx_begin(
 ; CHECK-NEXT: call void @llvm.lifetime.start.p0(i64 8, ptr %t)
-; CHECK-NEXT: #dbg_value(i64 %a,
+; CHECK-NEXT: {{#dbg_value\(|call void @llvm.dbg.value\(metadata }}i64 %a,
 ; CHECK-NEXT: %c = icmp sgt i64 %a, 0
 ; CHECK-NEXT: call void @llvm.assume(i1 %c)
 ; CHECK-NEXT: %e = call i64 @llvm.expect.i64(i64 %a, i64 1)
