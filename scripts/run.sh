@@ -37,7 +37,7 @@ if ! "$config" --list | grep -qx "$lib"; then
   echo "run: unknown library '$lib'; known: $("$config" --list | tr '\n' ' ')" >&2
   exit 2
 fi
-PTM_SKIP_DEPS=1 "$root/scripts/build.sh" "ptm_$lib"
+PTM_SKIP_DEPS=1 "$root/scripts/build.sh" "ptm_${lib}_bc" "ptm_$lib"
 step "building the plugin, ptm-pool and library $lib"
 
 # Build the example the way a user would, with ptm-config, against LIB.
