@@ -174,31 +174,75 @@ int mc_admin_stats(mc_conn *c, mc_token *tok, int ntok) {
 /* ---- lru_crawler ----------------------------------------------------------
  */
 
-/* memcached's metadump line: the key URL-encoded, absolute times. */
+/* KEY URL-encoded into OUT (3 * MC_KEY_MAX + 1 bytes). */
+static void uri_encode(const char *key, uint32_t nkey, char *out) {
+  static const char hex[] = "0123456789ABCDEF";
+  size_t k = 0;
+  for (uint32_t i = 0; i < nkey; i++) {
+    unsigned char ch = (unsigned char)key[i];
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+        (ch >= '0' && ch <= '9') || strchr("-_.~", ch)) {
+      out[k++] = (char)ch;
+    } else {
+      out[k++] = '%';
+      out[k++] = hex[ch >> 4];
+      out[k++] = hex[ch & 15];
+    }
+  }
+  out[k] = '\0';
+}
+
+/* memcached 1.6.45's metadump line: the key URL-encoded, absolute times,
+ * the size class, a space before the bare newline. */
 static int metadump_one(mc_conn *c, const mc_dump_entry *e, void *ctx) {
   (void)ctx;
   char key[3 * MC_KEY_MAX + 1];
-  size_t k = 0;
-  static const char hex[] = "0123456789ABCDEF";
+  uri_encode(e->key, e->nkey, key);
+  uint64_t size = mc_item_size(e->nkey, e->nbytes);
+  mc_outf(c,
+          "key=%s exp=%lld la=%lld cas=%" PRIu64
+          " fetch=no cls=%d size=%" PRIu64 " flags=%" PRIu32 " \n",
+          key, e->exptime == 0 ? -1LL : (long long)e->exptime,
+          (long long)e->last_access, e->cas, mc_store_class_of(size), size,
+          e->flags);
+  return 1;
+}
+
+/* mgdump: an mg request line for every item (keys that are not printable
+ * tokens in base64 with the b flag, as memcached). */
+static int mgdump_one(mc_conn *c, const mc_dump_entry *e, void *ctx) {
+  (void)ctx;
+  int binary = 0;
   for (uint32_t i = 0; i < e->nkey; i++) {
     unsigned char ch = (unsigned char)e->key[i];
-    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-        (ch >= '0' && ch <= '9') || strchr("-_.~", ch)) {
-      key[k++] = (char)ch;
-    } else {
-      key[k++] = '%';
-      key[k++] = hex[ch >> 4];
-      key[k++] = hex[ch & 15];
-    }
+    binary |= ch <= ' ' || ch >= 0x7f;
   }
-  key[k] = '\0';
-  mc_outf(c,
-          "key=%s exp=%lld la=%lld cas=%" PRIu64 " fetch=no cls=1 size=%" PRIu64
-          "\r\n",
-          key, e->exptime == 0 ? -1LL : (long long)e->exptime,
-          (long long)e->last_access, e->cas,
-          (uint64_t)sizeof(mc_dump_entry) + e->nkey + e->nbytes);
+  mc_out_str(c, "mg ");
+  if (binary) {
+    mc_meta_b64_out(c, e->key, e->nkey);
+    mc_out_str(c, " b\r\n");
+  } else {
+    mc_out(c, e->key, e->nkey);
+    mc_out_str(c, "\r\n");
+  }
   return 1;
+}
+
+/* lru_crawler metadump|mgdump all|hash|CLASS...: OK, a line per live item,
+ * then END (EN for mgdump); refused behind pipelined replies. */
+static void dump_all(mc_conn *c, int mg) {
+  const char *name = mg ? "mgdump" : "metadump";
+  if (!mc_config.dump_enabled) {
+    mc_outf(c, "ERROR %s not allowed\r\n", mg ? "key dump" : name);
+    return;
+  }
+  if (c->out.len > 0) { /* replies of earlier commands still queued */
+    mc_outf(c, "ERROR cannot pipeline other commands before %s\r\n", name);
+    return;
+  }
+  mc_out_str(c, "OK\r\n");
+  walk(mg ? mgdump_one : metadump_one, c, NULL);
+  mc_out_str(c, mg ? "EN\r\n" : "END\r\n");
 }
 
 /* lru_crawler crawl: one pass removing expired and flushed items. It runs
@@ -221,18 +265,9 @@ static void lru_crawler(mc_conn *c, mc_token *tok, int ntok) {
   if (mc_tok_is(sub, "crawl") && ntok == 3) {
     crawl();
     mc_out_str(c, "OK\r\n");
-  } else if (mc_tok_is(sub, "metadump") && ntok == 3) {
-    if (!mc_config.dump_enabled) {
-      mc_out_str(c, "ERROR metadump not allowed\r\n");
-      return;
-    }
-    if (c->out.len > 0) { /* replies of earlier commands still queued */
-      mc_out_str(c, "ERROR cannot pipeline other commands before "
-                    "metadump\r\n");
-      return;
-    }
-    walk(metadump_one, c, NULL);
-    mc_out_str(c, "END\r\n");
+  } else if ((mc_tok_is(sub, "metadump") || mc_tok_is(sub, "mgdump")) &&
+             ntok == 3) {
+    dump_all(c, mc_tok_is(sub, "mgdump"));
   } else if ((mc_tok_is(sub, "enable") || mc_tok_is(sub, "disable")) &&
              ntok == 2) {
     __atomic_store_n(&mc_config.lru_crawler, mc_tok_is(sub, "enable"),
@@ -268,6 +303,22 @@ static void memlimit(mc_conn *c, mc_token *tok, int ntok) {
     mc_config.mem_limit = mb << 20;
   if (!noreply)
     mc_out_str(c, r);
+}
+
+/* slabs reassign SRC DST: memcached's page mover hands a page of class SRC
+ * (-1: any) to class DST. Items are pool blocks here, which any class can
+ * use, so the memory a move would give DST is already available to it: a
+ * valid request is done at once (OK). */
+static void slabs_reassign(mc_conn *c, mc_token *tok) {
+  int32_t src, dst;
+  if (!mc_tok_i32(&tok[2], &src) || !mc_tok_i32(&tok[3], &dst))
+    mc_out_str(c, "CLIENT_ERROR bad command line format\r\n");
+  else if (src < -1 || src > 63 || src == 0 || dst < 1 || dst > 63)
+    mc_out_str(c, "BADCLASS invalid src or dst class id\r\n");
+  else if (src == dst)
+    mc_out_str(c, "SAME src and dst class are identical\r\n");
+  else
+    mc_out_str(c, "OK\r\n");
 }
 
 /* debugtime SECONDS: memcached-debug's clock shift, for memcached's test
@@ -307,8 +358,8 @@ int mc_admin_command(mc_conn *c, mc_token *tok, int ntok) {
         mc_out_str(c, "CLIENT_ERROR bad command line format\r\n");
       else
         mc_out_str(c, level <= 2 ? "OK\r\n" : "ERROR\r\n");
-    } else if (ntok >= 2 && mc_tok_is(&tok[1], "reassign"))
-      mc_out_str(c, "BADCLASS invalid src or dst class id\r\n");
+    } else if (ntok == 4 && mc_tok_is(&tok[1], "reassign"))
+      slabs_reassign(c, tok);
     else
       mc_out_str(c, "ERROR\r\n");
   } else if (mc_tok_is(&tok[0], "debugtime")) {

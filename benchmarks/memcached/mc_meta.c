@@ -56,7 +56,7 @@ static int b64_decode(const char *s, size_t n, char *out, size_t cap) {
   return (int)o;
 }
 
-static void b64_out(mc_conn *c, const char *s, size_t n) {
+void mc_meta_b64_out(mc_conn *c, const char *s, size_t n) {
   char buf[MC_KEY_MAX_B64 + 4];
   size_t o = 0;
   for (size_t i = 0; i < n; i += 3) {
@@ -87,18 +87,24 @@ typedef struct meta_req {
 
 static const char bad_format[] = "CLIENT_ERROR bad command line format\r\n";
 
+/* The flags memcached 1.6.45 knows; every meta command accepts them all
+ * and ignores those it has no use for. */
+static const char known_flags[] = "bNTRlOPLkstcfvhuqxFCEMJDI";
+
 /* Parses TOK[1] (key) and the flags from TOK[FIRST], each a letter of
- * VALID; an error reply, or NULL. */
-static const char *parse_req(meta_req *m, mc_token *tok, int ntok, int first,
-                             const char *valid) {
+ * known_flags at most once; an error reply, or NULL. */
+static const char *parse_req(meta_req *m, mc_token *tok, int ntok, int first) {
   memset(m, 0, sizeof *m);
   if (ntok < 2 || tok[1].n == 0)
     return bad_format;
   m->flags = &tok[first];
   m->nflags = ntok - first;
+  unsigned char seen[128] = {0};
   for (int i = 0; i < m->nflags; i++) {
-    char f = m->flags[i].s[0];
-    if (!strchr(valid, f))
+    unsigned char f = (unsigned char)m->flags[i].s[0];
+    if (f < 128 && seen[f]++)
+      return "CLIENT_ERROR duplicate flag\r\n";
+    if (f == 0 || !strchr(known_flags, f))
       return "CLIENT_ERROR invalid flag\r\n";
     if (f == 'b')
       m->binary = 1;
@@ -149,7 +155,7 @@ static int flag_u64(const mc_token *t, uint64_t *out) {
 static void out_key(mc_conn *c, const meta_req *m) {
   mc_out_str(c, " k");
   if (m->binary)
-    b64_out(c, m->key, m->nkey);
+    mc_meta_b64_out(c, m->key, m->nkey);
   else
     mc_out(c, m->key, m->nkey);
   if (m->binary)
@@ -179,16 +185,24 @@ static void out_common(mc_conn *c, const meta_req *m, int with_cas,
 
 static void cmd_mg(mc_conn *c, mc_token *tok, int ntok) {
   meta_req m;
-  const char *err = parse_req(&m, tok, ntok, 2, "bcfhklOqstuvTNRE");
+  const char *err = parse_req(&m, tok, ntok, 2);
   if (err) {
     mc_out_str(c, err);
     return;
   }
   mc_meta_get_opts o = {0};
+  int have_cas = 0;
+  uint64_t cas_in = 0;
   for (int i = 0; i < m.nflags; i++) {
     const mc_token *t = &m.flags[i];
     int64_t v = 0;
     switch (t->s[0]) {
+    case 'C': /* the client holds this version: no value if it is current */
+      if (!(have_cas = flag_u64(t, &cas_in))) {
+        mc_out_str(c, "CLIENT_ERROR bad token in command line format\r\n");
+        return;
+      }
+      break;
     case 'T':
     case 'N':
     case 'R':
@@ -229,6 +243,8 @@ static void cmd_mg(mc_conn *c, mc_token *tok, int ntok) {
     return;
   }
   MC_COUNT(get_hits, 1);
+  if (have_cas && r.cas == cas_in)
+    o.want_value = 0;
   if (o.want_value)
     mc_outf(c, "VA %" PRIu64, r.nbytes);
   else
@@ -280,6 +296,34 @@ static void cmd_mg(mc_conn *c, mc_token *tok, int ntok) {
 
 /* ---- ms ------------------------------------------------------------------ */
 
+/* The value length an ms left: LEN, or after an append or prepend the
+ * item's whole length (read back). */
+static uint64_t stored_size(const meta_req *m, mc_store_op op, uint64_t len) {
+  if (op != MC_APPEND && op != MC_PREPEND)
+    return len;
+  mc_meta_get_opts o = {.no_bump = 1};
+  mc_meta_item it;
+  mc_meta_get(m->key, m->nkey, &o, NULL, &it);
+  return it.found ? it.nbytes : len;
+}
+
+/* ms's return flags, in request order: O, k, c (c0 when nothing was
+ * stored), s (the value length it left). */
+static void out_ms_flags(mc_conn *c, const meta_req *m, uint64_t cas,
+                         uint64_t size) {
+  for (int i = 0; i < m->nflags; i++) {
+    char f = m->flags[i].s[0];
+    if (f == 'O')
+      out_opaque(c, m);
+    else if (f == 'k')
+      out_key(c, m);
+    else if (f == 'c')
+      mc_outf(c, " c%" PRIu64, cas);
+    else if (f == 's')
+      mc_outf(c, " s%" PRIu64, size);
+  }
+}
+
 /* ms KEY DATALEN FLAGS*: returns the input used after the line, or -1 when
  * the data is not all there yet. */
 static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
@@ -290,7 +334,7 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
     mc_out_str(c, bad_format);
     return 0;
   }
-  const char *err = parse_req(&m, tok, ntok, 3, "bcCFIkOqTMSE");
+  const char *err = parse_req(&m, tok, ntok, 3);
   if (err) {
     mc_out_str(c, err);
     return 0;
@@ -298,8 +342,8 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
   int64_t need = (int64_t)len + 2;
   mc_store_op op = MC_SET;
   uint32_t flags = 0;
-  int64_t exptime = 0;
-  int have_cas = 0, invalidate = 0;
+  int64_t exptime = 0, vivify_exptime = 0;
+  int have_cas = 0, invalidate = 0, vivify = 0;
   uint64_t cas_in = 0;
   for (int i = 0; i < m.nflags; i++) {
     const mc_token *t = &m.flags[i];
@@ -320,6 +364,11 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
       break;
     case 'I':
       invalidate = 1;
+      break;
+    case 'N': /* append/prepend: create a missing item with this TTL */
+      ok = flag_num(t, INT32_MIN, INT32_MAX, &v);
+      vivify = 1;
+      vivify_exptime = ok ? mc_expiry(v) : 0;
       break;
     case 'M':
       if (t->n != 2) {
@@ -382,6 +431,12 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
   mc_result r =
       mc_meta_set(m.key, m.nkey, op, flags, exptime, value, (size_t)len,
                   have_cas, cas_in, invalidate, &cas_out, &prior);
+  if (r == MC_NOT_STORED && vivify && (op == MC_APPEND || op == MC_PREPEND) &&
+      MC_PRIOR_STATUS(prior) != MC_PRIOR_FOUND)
+    /* N: the missing item is created with the data (a concurrent store
+     * in between makes this add fail: NS, as if it had come first) */
+    r = mc_meta_set(m.key, m.nkey, MC_ADD, flags, vivify_exptime, value,
+                    (size_t)len, 0, 0, invalidate, &cas_out, &prior);
   if (mc_watching(MC_WATCH_FETCHERS | MC_WATCH_MUTATIONS))
     mc_watch_store(c->fd, m.key, m.nkey, have_cas && op == MC_SET ? MC_CAS : op,
                    r, exptime, (uint64_t)len, prior);
@@ -409,7 +464,7 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
   if (r == MC_OK && m.quiet)
     return need;
   mc_out_str(c, code);
-  out_common(c, &m, 1, cas_out); /* c0 when nothing was stored */
+  out_ms_flags(c, &m, cas_out, r == MC_OK ? stored_size(&m, op, len) : 0);
   mc_out_str(c, "\r\n");
   return need;
 }
@@ -419,7 +474,7 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
 
 static void cmd_md(mc_conn *c, mc_token *tok, int ntok) {
   meta_req m;
-  const char *err = parse_req(&m, tok, ntok, 2, "bCIkOqTEx");
+  const char *err = parse_req(&m, tok, ntok, 2);
   if (err) {
     mc_out_str(c, err);
     return;
@@ -444,8 +499,11 @@ static void cmd_md(mc_conn *c, mc_token *tok, int ntok) {
       invalidate = 1;
     }
   }
+  uint64_t removed;
   mc_result r = mc_meta_delete(m.key, m.nkey, have_cas, cas_in, invalidate,
-                               touch, exptime);
+                               touch, exptime, &removed);
+  if (r == MC_OK && !invalidate)
+    mc_watch_deletion(m.key, m.nkey, 1, removed);
   if (r == MC_OK)
     MC_COUNT(delete_hits, 1);
   else
@@ -459,7 +517,7 @@ static void cmd_md(mc_conn *c, mc_token *tok, int ntok) {
 
 static void cmd_ma(mc_conn *c, mc_token *tok, int ntok) {
   meta_req m;
-  const char *err = parse_req(&m, tok, ntok, 2, "bCEJNDTMOqtcvk");
+  const char *err = parse_req(&m, tok, ntok, 2);
   if (err) {
     mc_out_str(c, err);
     return;
@@ -564,7 +622,7 @@ static void cmd_ma(mc_conn *c, mc_token *tok, int ntok) {
 /* me KEY: memcached's debug line for one item. */
 static void cmd_me(mc_conn *c, mc_token *tok, int ntok) {
   meta_req m;
-  const char *err = parse_req(&m, tok, ntok, 2, "b");
+  const char *err = parse_req(&m, tok, ntok, 2);
   if (err) {
     mc_out_str(c, err);
     return;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EX_USAGE 64
 
@@ -94,6 +95,20 @@ static void bad(const char *fmt, const char *arg) {
   fprintf(stderr, fmt, arg);
   fprintf(stderr, "\nTry 'ptm-memcached -h' for the options.\n");
   exit(EX_USAGE);
+}
+
+/* -e FILE: memcached keeps its restart metadata in FILE.meta, and refuses
+ * to start on one it cannot use. ptm-memcached never writes one (the pool
+ * is recovered on its own), so one beside FILE was left by memcached: FILE
+ * is memcached's memory, not a pool, and is not touched. */
+static void refuse_restart_metadata(const char *file) {
+  char meta[4096];
+  if (snprintf(meta, sizeof meta, "%s.meta", file) >= (int)sizeof meta)
+    bad("-e %s: file name too long", file);
+  if (access(meta, F_OK) == 0)
+    bad("-e: %s is memcached's restart metadata (ptm-memcached writes none); "
+        "remove it, or give a pool file",
+        meta);
 }
 
 static long long number(const char *opt, const char *arg, long long lo,
@@ -422,6 +437,8 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
     case 1:
       if (!*optarg)
         bad("%s: empty file name", opt == 1 ? "--pool" : "-e");
+      if (opt == 'e')
+        refuse_restart_metadata(optarg);
       s->pool = optarg;
       break;
     case 'o':

@@ -29,20 +29,19 @@ static void emit_u(void (*emit)(const char *, const char *, void *), void *ctx,
 
 typedef void (*emit_fn)(const char *, const char *, void *);
 
-/* memcached's fields of parts ptm-memcached does not have (slab mover, LRU
- * maintainer and crawler, response objects): always zero here. */
-static const char *const absent_general[] = {"slab_reassign_rescues",
-                                             "slab_reassign_chunk_rescues",
-                                             "slab_reassign_evictions_nomem",
-                                             "slab_reassign_inline_reclaim",
-                                             "slab_reassign_busy_items",
-                                             "slab_reassign_busy_deletes",
-                                             "slab_reassign_running",
-                                             "slabs_moved",
-                                             "malloc_fails",
-                                             "unexpected_napi_ids",
-                                             "round_robin_fallback",
-                                             NULL};
+/* memcached 1.6.45's fields of parts ptm-memcached does not have (slab
+ * mover, LRU maintainer and crawler, response objects): always zero here
+ * (the mover's last busy status: none). */
+static const char *const absent_mover[] = {"slab_reassign_rescues",
+                                           "slab_reassign_chunk_rescues",
+                                           "slab_reassign_inline_reclaim",
+                                           "slab_reassign_busy_items",
+                                           "slab_reassign_busy_deletes",
+                                           "slab_reassign_busy_nomem",
+                                           NULL};
+static const char *const absent_general[] = {
+    "slab_reassign_running", "slabs_moved",          "malloc_fails",
+    "unexpected_napi_ids",   "round_robin_fallback", NULL};
 
 static void general(emit_fn emit, void *ctx) {
   int64_t now = mc_now();
@@ -113,6 +112,9 @@ static void general(emit_fn emit, void *ctx) {
   emit_u(emit, ctx, "hash_power_level", (uint64_t)s.hash_power);
   emit_u(emit, ctx, "hash_bytes", s.hash_bytes);
   emit_u(emit, ctx, "hash_is_expanding", (uint64_t)s.hash_expanding);
+  for (int i = 0; absent_mover[i]; i++)
+    emit_u(emit, ctx, absent_mover[i], 0);
+  emit("slab_reassign_last_busy_status", "none", ctx);
   for (int i = 0; absent_general[i]; i++)
     emit_u(emit, ctx, absent_general[i], 0);
   emit_u(emit, ctx, "log_worker_dropped", LOAD(log_worker_dropped));

@@ -83,6 +83,6 @@ void mc_stats_each(void (*emit)(const char *, const char *, void *), void *ctx,
                    const char *group);
 void mc_stats_reset(void);
 
-#define MC_VERSION "1.6.18-ptm"
+#define MC_VERSION "1.6.45-ptm"
 
 #endif /* MC_STATS_H */

@@ -600,13 +600,15 @@ static struct get_result get_tx(mc_root *r, const char *key, size_t nkey,
   return (struct get_result){it->cas, it->flags, (uint32_t)it->nbytes};
 }
 
-static mc_result delete_tx(mc_root *r, const char *key, size_t nkey,
-                           uint64_t hv, int64_t now) {
+/* A delete's result and the removed item's value length. */
+static struct tx_result delete_tx(mc_root *r, const char *key, size_t nkey,
+                                  uint64_t hv, int64_t now) {
   mc_item **pp = lookup(r, key, nkey, hv, now);
   if (!pp)
-    return MC_NOT_FOUND;
+    return (struct tx_result){0, MC_NOT_FOUND, 0};
+  uint64_t nbytes = (*pp)->nbytes;
   remove_item(r, pp);
-  return MC_OK;
+  return (struct tx_result){nbytes, MC_OK, 0};
 }
 
 static mc_result touch_tx(mc_root *r, const char *key, size_t nkey, uint64_t hv,
@@ -827,15 +829,21 @@ mc_result mc_get(const char *key, size_t nkey, int touch, int64_t exptime,
   return res.cas ? MC_OK : MC_NOT_FOUND;
 }
 
-mc_result mc_delete(const char *key, size_t nkey) {
+mc_result mc_delete_item(const char *key, size_t nkey, uint64_t *nbytes) {
   mc_root *r = g_root;
   uint64_t hv = mc_hash(key, nkey);
   int64_t now = mc_now();
-  mc_result res;
+  struct tx_result res;
   PTM_BEGIN();
   res = delete_tx(r, key, nkey, hv, now);
   PTM_END();
-  return res;
+  if (nbytes)
+    *nbytes = res.value;
+  return res.result;
+}
+
+mc_result mc_delete(const char *key, size_t nkey) {
+  return mc_delete_item(key, nkey, NULL);
 }
 
 mc_result mc_touch(const char *key, size_t nkey, int64_t exptime) {
@@ -1005,35 +1013,39 @@ mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
 }
 
 /* md: delete, or with INVALIDATE mark stale (a new TTL when TOUCH). */
-static mc_result meta_delete_tx(const struct op_args *a, int have_cas,
-                                uint64_t cas_in, int invalidate, int touch,
-                                int64_t touch_exptime) {
+/* md's result; VALUE: the removed item's value length (0 when marked
+ * stale instead). */
+static struct tx_result meta_delete_tx(const struct op_args *a, int have_cas,
+                                       uint64_t cas_in, int invalidate,
+                                       int touch, int64_t touch_exptime) {
   mc_root *r = a->root;
   mc_item **pp = lookup(r, a->key, a->nkey, a->hv, a->now);
   if (!pp)
-    return MC_NOT_FOUND;
+    return (struct tx_result){0, MC_NOT_FOUND, 0};
   mc_item *it = *pp;
   if (have_cas && it->cas != cas_in)
-    return MC_EXISTS;
+    return (struct tx_result){0, MC_EXISTS, 0};
   if (!invalidate) {
+    uint64_t nbytes = it->nbytes;
     remove_item(r, pp);
-    return MC_OK;
+    return (struct tx_result){nbytes, MC_OK, 0};
   }
   it->state = (uint16_t)((it->state | MC_ITEM_STALE) & ~MC_ITEM_TOKEN_SENT);
   if (touch)
     it->exptime = touch_exptime;
-  return MC_OK;
+  return (struct tx_result){0, MC_OK, 0};
 }
 
 mc_result mc_meta_delete(const char *key, size_t nkey, int have_cas,
                          uint64_t cas_in, int invalidate, int touch,
-                         int64_t touch_exptime) {
+                         int64_t touch_exptime, uint64_t *removed) {
   struct op_args a = op_args_of(key, nkey, NULL); /* never allocates */
-  mc_result res;
+  struct tx_result res;
   PTM_BEGIN();
   res = meta_delete_tx(&a, have_cas, cas_in, invalidate, touch, touch_exptime);
   PTM_END();
-  return res;
+  *removed = res.value;
+  return res.result;
 }
 
 mc_result mc_meta_arith(const char *key, size_t nkey, int incr, uint64_t delta,

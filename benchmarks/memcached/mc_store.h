@@ -153,6 +153,8 @@ static inline uint32_t mc_get_prior(mc_result r, uint32_t flags, size_t ndata) {
 }
 
 mc_result mc_delete(const char *key, size_t nkey);
+/* delete, telling the removed item's value length (*NBYTES, when found). */
+mc_result mc_delete_item(const char *key, size_t nkey, uint64_t *nbytes);
 mc_result mc_touch(const char *key, size_t nkey, int64_t exptime);
 
 /* incr (INCR=1) / decr by DELTA: *VALUE gets the new value. With CREATE a
@@ -198,10 +200,11 @@ mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
                       uint32_t flags, int64_t exptime, const char *data,
                       size_t ndata, int have_cas, uint64_t cas_in,
                       int invalidate, uint64_t *cas_out, uint32_t *prior);
-/* md: delete, or mark stale with INVALIDATE (and a new TTL with TOUCH). */
+/* md: delete, or mark stale with INVALIDATE (and a new TTL with TOUCH).
+ * *REMOVED: the value length of an item it removed, else 0. */
 mc_result mc_meta_delete(const char *key, size_t nkey, int have_cas,
                          uint64_t cas_in, int invalidate, int touch,
-                         int64_t touch_exptime);
+                         int64_t touch_exptime, uint64_t *removed);
 /* ma: incr/decr, with HAVE_CAS only if the item's cas is CAS_IN, and a new
  * TTL with TOUCH. */
 mc_result mc_meta_arith(const char *key, size_t nkey, int incr, uint64_t delta,

@@ -17,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TOKENS 24
+#define MAX_TOKENS 23                /* memcached 1.6.45's tokenizer keeps 23 */
 #define LINE_MAX_PLAIN 2048          /* a command line without its value */
-#define LINE_MAX_RETRIEVAL (1 << 20) /* get/gets/gat/gats with many keys */
+#define LINE_MAX_RETRIEVAL (1 << 20) /* get/gets with many keys */
+#define LINE_MIN 3 /* the shortest command line, without its newline */
 #define REALTIME_MAXDELTA (60 * 60 * 24 * 30)
 
 typedef mc_token token;
@@ -65,6 +66,41 @@ static int parse_i64(const token *t, int64_t lo, int64_t hi, int64_t *out) {
   return 1;
 }
 
+/* The strict numbers of memcached 1.6.45's request tokens: digits only (a
+ * leading '-' for the signed ones), no '+', no spaces, in range. */
+static int digits_u64(const token *t, uint64_t *out) {
+  if (t->n == 0 || t->n > 22)
+    return 0;
+  uint64_t v = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    unsigned d = (unsigned char)t->s[i] - '0';
+    if (d > 9 || v > (UINT64_MAX - d) / 10)
+      return 0;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return 1;
+}
+
+static int digits_i32(const token *t, int32_t *out) {
+  int neg = t->n > 0 && t->s[0] == '-';
+  token digits = {t->s + neg, t->n - (size_t)neg};
+  uint64_t v;
+  if (t->n > 11 || !digits_u64(&digits, &v) ||
+      v > (uint64_t)INT32_MAX + (uint64_t)neg)
+    return 0;
+  *out = neg ? (int32_t)(0 - v) : (int32_t)v;
+  return 1;
+}
+
+static int digits_u32(const token *t, uint32_t *out) {
+  uint64_t v;
+  if (t->n > 11 || !digits_u64(t, &v) || v > UINT32_MAX)
+    return 0;
+  *out = (uint32_t)v;
+  return 1;
+}
+
 /* memcached's expiry rule: 0 never; up to 30 days relative; larger values
  * are unix times; negative means already expired. */
 int64_t mc_expiry(int64_t exptime) {
@@ -88,6 +124,8 @@ int mc_tok_is(const mc_token *t, const char *name) {
 static int is(const token *t, const char *name) { return mc_tok_is(t, name); }
 
 int mc_tok_u64(const mc_token *t, uint64_t *out) { return parse_u64(t, out); }
+
+int mc_tok_i32(const mc_token *t, int32_t *out) { return digits_i32(t, out); }
 
 static int is_noreply(const token *t) {
   return t->n == 7 && memcmp(t->s, "noreply", 7) == 0;
@@ -120,11 +158,12 @@ static void cmd_retrieve(mc_conn *c, token *tok, int ntok, int with_cas,
   int first = 1;
   int64_t exptime = 0;
   if (touch) {
-    if (!parse_i64(&tok[1], INT32_MIN, INT32_MAX, &exptime)) {
+    int32_t given;
+    if (!digits_i32(&tok[1], &given)) {
       mc_out_str(c, "CLIENT_ERROR invalid exptime argument\r\n");
       return;
     }
-    exptime = mc_expiry(exptime);
+    exptime = mc_expiry(given);
     first = 2;
   }
   size_t out_before = c->out.len;
@@ -165,23 +204,28 @@ static void cmd_retrieve(mc_conn *c, token *tok, int ntok, int with_cas,
 }
 
 /* set/add/replace/append/prepend KEY FLAGS EXPTIME BYTES [noreply] and
- * cas KEY FLAGS EXPTIME BYTES CAS [noreply]. Returns the number of input
- * bytes the value needs after the line (BYTES + 2), or -1 when the line
- * itself was rejected (no value is read: memcached then parses the value
- * as a command). */
-static int64_t parse_update(mc_conn *c, token *tok, int is_cas, uint32_t *flags,
-                            int64_t *exptime, uint64_t *cas_in) {
-  int64_t vlen;
-  if (!key_ok(&tok[1]) || !parse_u32(&tok[2], flags) ||
-      !parse_i64(&tok[3], INT32_MIN, INT32_MAX, exptime) ||
-      !parse_i64(&tok[4], INT32_MIN, INT32_MAX, &vlen) ||
-      (is_cas && !parse_u64(&tok[5], cas_in)) || vlen < 0 ||
-      vlen > INT_MAX - 2) {
-    say(c, bad_format);
+ * cas KEY FLAGS EXPTIME BYTES CAS [noreply]: the value's length (BYTES),
+ * or -1 when the line is refused before it (fewer than 5 tokens, BYTES not
+ * a length): then no value is read, and memcached parses it as a command.
+ * Tokens after the ones used are ignored. */
+static int64_t update_value_length(const token *tok, int ntok) {
+  int32_t vlen;
+  if (ntok < 5 || !digits_i32(&tok[4], &vlen) || vlen < 0 || vlen > INT_MAX - 2)
     return -1;
-  }
+  return vlen;
+}
+
+/* The rest of the line, once the value's length is known: 1, or 0 when it
+ * is refused (the value is then read and discarded). */
+static int parse_update(const token *tok, int ntok, int is_cas, uint32_t *flags,
+                        int64_t *exptime, uint64_t *cas_in) {
+  if (!key_ok(&tok[1]) || !parse_u32(&tok[2], flags) ||
+      !parse_i64(&tok[3], INT32_MIN, INT32_MAX, exptime))
+    return 0;
+  if (is_cas && (ntok < 6 || !digits_u64(&tok[5], cas_in)))
+    return 0;
   *exptime = mc_expiry(*exptime);
-  return vlen + 2;
+  return 1;
 }
 
 static void finish_update(mc_conn *c, mc_store_op op, const token *key,
@@ -231,7 +275,7 @@ static void cmd_arith(mc_conn *c, token *tok, int incr) {
     say(c, bad_format);
     return;
   }
-  if (!parse_u64(&tok[2], &delta)) {
+  if (!digits_u64(&tok[2], &delta)) {
     say(c, "CLIENT_ERROR invalid numeric delta argument\r\n");
     return;
   }
@@ -257,25 +301,18 @@ static void cmd_arith(mc_conn *c, token *tok, int incr) {
   }
 }
 
-static void cmd_delete(mc_conn *c, token *tok, int ntok) {
-  int noreply = c->noreply;
-  if (ntok > 2) {
-    int hold_is_zero = tok[2].n == 1 && tok[2].s[0] == '0';
-    int valid = (ntok == 3 && (hold_is_zero || noreply)) ||
-                (ntok == 4 && hold_is_zero && noreply);
-    if (!valid) {
-      say(c, "CLIENT_ERROR bad command line format.  Usage: delete "
-             "<key> [noreply]\r\n");
-      return;
-    }
-  }
+/* delete KEY [noreply]: memcached 1.6.45 ignores any other token (the
+ * legacy hold time "0" included). */
+static void cmd_delete(mc_conn *c, token *tok) {
   if (!key_ok(&tok[1])) {
     say(c, bad_format);
     return;
   }
   mc_prefix_record(tok[1].s, tok[1].n, MC_PREFIX_DELETE, 0);
-  if (mc_delete(tok[1].s, tok[1].n) == MC_OK) {
+  uint64_t nbytes;
+  if (mc_delete_item(tok[1].s, tok[1].n, &nbytes) == MC_OK) {
     MC_COUNT(delete_hits, 1);
+    mc_watch_deletion(tok[1].s, tok[1].n, 0, nbytes);
     say(c, "DELETED\r\n");
   } else {
     MC_COUNT(delete_misses, 1);
@@ -284,12 +321,12 @@ static void cmd_delete(mc_conn *c, token *tok, int ntok) {
 }
 
 static void cmd_touch(mc_conn *c, token *tok) {
-  int64_t exptime;
+  int32_t exptime;
   if (!key_ok(&tok[1])) {
     say(c, bad_format);
     return;
   }
-  if (!parse_i64(&tok[2], INT32_MIN, INT32_MAX, &exptime)) {
+  if (!digits_i32(&tok[2], &exptime)) {
     say(c, "CLIENT_ERROR invalid exptime argument\r\n");
     return;
   }
@@ -306,14 +343,13 @@ static void cmd_touch(mc_conn *c, token *tok) {
 /* flush_all [DELAY] [noreply]: as memcached, a DELAY that is not a number is
  * an invalid exptime and a negative one means now. */
 static void cmd_flush(mc_conn *c, token *tok, int ntok) {
-  int64_t delay = 0;
+  int32_t delay = 0;
   MC_COUNT(cmd_flush, 1);
   if (!mc_config.flush_enabled) {
     say(c, "CLIENT_ERROR flush_all not allowed\r\n");
     return;
   }
-  if (ntok != (c->noreply ? 2 : 1) &&
-      !parse_i64(&tok[1], INT32_MIN, INT32_MAX, &delay)) {
+  if (ntok != (c->noreply ? 2 : 1) && !digits_i32(&tok[1], &delay)) {
     say(c, "CLIENT_ERROR invalid exptime argument\r\n");
     return;
   }
@@ -332,11 +368,11 @@ static void cmd_flush(mc_conn *c, token *tok, int ntok) {
  * holds every acknowledged store either way). */
 static void cmd_shutdown(mc_conn *c, token *tok, int ntok) {
   if (!mc_config.shutdown_enabled) {
-    mc_out_str(c, "ERROR: shutdown not enabled\r\n");
+    say(c, "SERVER_ERROR: shutdown not enabled\r\n");
     return;
   }
   if (ntok > 2 || (ntok == 2 && !is(&tok[1], "graceful"))) {
-    mc_out_str(c, "CLIENT_ERROR invalid shutdown mode\r\n");
+    say(c, "CLIENT_ERROR invalid shutdown mode\r\n");
     return;
   }
   c->closing = 1;
@@ -368,9 +404,9 @@ static void cmd_stats(mc_conn *c, token *tok, int ntok) {
 }
 
 /* verbosity LEVEL [noreply] */
-static void cmd_verbosity(mc_conn *c, token *tok) {
+static void cmd_verbosity(mc_conn *c, token *tok, int ntok) {
   uint32_t level;
-  if (!parse_u32(&tok[1], &level)) {
+  if (ntok < 2 || !digits_u32(&tok[1], &level)) {
     say(c, bad_format);
     return;
   }
@@ -378,16 +414,16 @@ static void cmd_verbosity(mc_conn *c, token *tok) {
   say(c, "OK\r\n");
 }
 
+/* Splits LINE at spaces into at most MAX tokens; as memcached 1.6.45's
+ * tokenizer, the rest of the line is ignored. */
 static int tokenize(char *line, size_t n, token *tok, int max) {
   int ntok = 0;
   size_t i = 0;
-  while (i < n) {
+  while (i < n && ntok < max) {
     while (i < n && line[i] == ' ')
       i++;
     if (i == n)
       break;
-    if (ntok == max)
-      return max + 1; /* too many */
     tok[ntok].s = line + i;
     while (i < n && line[i] != ' ')
       i++;
@@ -397,118 +433,176 @@ static int tokenize(char *line, size_t n, token *tok, int max) {
   return ntok;
 }
 
-static mc_store_op update_op(const token *t) {
-  if (is(t, "set"))
-    return MC_SET;
-  if (is(t, "add"))
-    return MC_ADD;
-  if (is(t, "replace"))
-    return MC_REPLACE;
-  if (is(t, "append"))
-    return MC_APPEND;
-  if (is(t, "prepend"))
-    return MC_PREPEND;
-  if (is(t, "cas"))
-    return MC_CAS;
+/* The command word: the bytes before the first space (none when the line
+ * starts with one). memcached picks the command by this word; only the
+ * administrative commands are looked up by their first token. */
+static int word_is(const char *line, size_t wlen, const char *name) {
+  return wlen == strlen(name) && memcmp(line, name, wlen) == 0;
+}
+
+static mc_store_op update_op(const char *line, size_t wlen) {
+  static const struct {
+    const char *name;
+    mc_store_op op;
+  } ops[] = {{"set", MC_SET},         {"add", MC_ADD},
+             {"replace", MC_REPLACE}, {"append", MC_APPEND},
+             {"prepend", MC_PREPEND}, {"cas", MC_CAS}};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (word_is(line, wlen, ops[i].name))
+      return ops[i].op;
   return (mc_store_op)-1;
 }
 
-/* Handles one request whose line is LINE (N bytes, no newline); VALUE and
- * AVAIL are the input after the line. Returns the bytes of input used after
- * the line, or -1 when the value is not all there yet. */
-static int64_t dispatch(mc_conn *c, char *line, size_t n, const char *value,
-                        size_t avail) {
-  token tok[MAX_TOKENS + 1];
-  int ntok;
-  int retrieval =
-      (n >= 3 && (memcmp(line, "get", 3) == 0 || memcmp(line, "gat", 3) == 0));
-  if (retrieval) {
-    /* many keys: tokenize without the usual limit */
-    token *many = malloc(sizeof(token) * (n / 2 + 2));
-    if (!many) {
-      mc_out_str(c, "SERVER_ERROR out of memory\r\n");
-      return 0;
-    }
-    ntok = tokenize(line, n, many, (int)(n / 2 + 1));
-    if (ntok >= 2 && (is(&many[0], "get") || is(&many[0], "gets")))
-      cmd_retrieve(c, many, ntok, is(&many[0], "gets"), 0);
-    else if (ntok >= 3 && (is(&many[0], "gat") || is(&many[0], "gats")))
-      cmd_retrieve(c, many, ntok, is(&many[0], "gats"), 1);
+/* get/gets KEY... and gat/gats EXPTIME KEY...: every key of the line. */
+static void run_retrieval(mc_conn *c, char *line, size_t n, size_t wlen) {
+  int touch = line[1] == 'a';
+  int with_cas = wlen == 4;
+  token *many = malloc(sizeof(token) * (n / 2 + 2));
+  if (!many) {
+    mc_out_str(c, "SERVER_ERROR out of memory\r\n");
+    return;
+  }
+  int ntok = tokenize(line, n, many, (int)(n / 2 + 1));
+  if (ntok < (touch ? 3 : 2))
+    mc_out_str(c, bad_format);
+  else
+    cmd_retrieve(c, many, ntok, with_cas, touch);
+  free(many);
+}
+
+/* A storage command (update_op): returns the input used after the line, or
+ * -1 when the value is not all there yet. A line refused once the value's
+ * length is known has its value read and discarded (memcached 1.6.45). */
+static int64_t run_update(mc_conn *c, mc_store_op op, token *tok, int ntok,
+                          const char *value, size_t avail) {
+  int64_t vlen = update_value_length(tok, ntok);
+  if (vlen < 0) {
+    mc_out_str(c, bad_format);
+    return 0;
+  }
+  uint64_t need = (uint64_t)vlen + 2;
+  uint32_t flags;
+  int64_t exptime;
+  uint64_t cas_in = 0;
+  c->noreply = is_noreply(&tok[ntok - 1]);
+  if (!parse_update(tok, ntok, op == MC_CAS, &flags, &exptime, &cas_in)) {
+    say(c, bad_format);
+    c->swallow = need;
+    return 0;
+  }
+  mc_prefix_record(tok[1].s, tok[1].n, MC_PREFIX_SET, 0);
+  if (mc_item_size_ok(tok[1].n, (uint64_t)vlen) == 0) {
+    MC_COUNT(store_too_large, 1);
+    say(c, "SERVER_ERROR object too large for cache\r\n");
+    if (op == MC_SET)
+      mc_delete(tok[1].s, tok[1].n);
+    c->swallow = need;
+    return 0;
+  }
+  if (avail < need)
+    return -1;
+  if (value[need - 2] != '\r' || value[need - 1] != '\n') {
+    say(c, "CLIENT_ERROR bad data chunk\r\n");
+    return (int64_t)need;
+  }
+  finish_update(c, op, &tok[1], flags, exptime, cas_in, value, (size_t)vlen);
+  return (int64_t)need;
+}
+
+/* The commands memcached's parser knows by their word that take a key
+ * (noreply applies): 1 if WORD was one of them. */
+static int run_keyed(mc_conn *c, const char *line, size_t wlen, token *tok,
+                     int ntok) {
+  int incr = word_is(line, wlen, "incr");
+  if (incr || word_is(line, wlen, "decr")) {
+    if (ntok < 3)
+      mc_out_str(c, bad_format);
     else
-      mc_out_str(c, "ERROR\r\n");
-    free(many);
+      cmd_arith(c, tok, incr);
+  } else if (word_is(line, wlen, "touch")) {
+    if (ntok < 3)
+      mc_out_str(c, bad_format);
+    else
+      cmd_touch(c, tok);
+  } else if (word_is(line, wlen, "delete")) {
+    if (ntok < 2)
+      mc_out_str(c, bad_format);
+    else
+      cmd_delete(c, tok);
+  } else {
     return 0;
   }
-  ntok = tokenize(line, n, tok, MAX_TOKENS);
-  if (ntok == 0 || ntok > MAX_TOKENS) {
-    mc_out_str(c, "ERROR\r\n");
-    return 0;
-  }
-  if (tok[0].n == 2 && tok[0].s[0] == 'm' && strchr("gsdane", tok[0].s[1]))
-    return mc_meta_command(c, tok, ntok, value, avail);
-  mc_store_op op = update_op(&tok[0]);
-  if ((int)op >= 0) {
-    int is_cas = op == MC_CAS;
-    if (ntok != (is_cas ? 6 : 5) && ntok != (is_cas ? 7 : 6)) {
-      mc_out_str(c, "ERROR\r\n");
-      return 0;
-    }
-    uint32_t flags;
-    int64_t exptime;
-    uint64_t cas_in = 0;
-    c->noreply = is_noreply(&tok[ntok - 1]);
-    int64_t need = parse_update(c, tok, is_cas, &flags, &exptime, &cas_in);
-    if (need < 0)
-      return 0;
-    mc_prefix_record(tok[1].s, tok[1].n, MC_PREFIX_SET, 0);
-    if (mc_item_size_ok(tok[1].n, (uint64_t)need - 2) == 0) {
-      MC_COUNT(store_too_large, 1);
-      say(c, "SERVER_ERROR object too large for cache\r\n");
-      if (op == MC_SET)
-        mc_delete(tok[1].s, tok[1].n);
-      c->swallow = (uint64_t)need;
-      return 0;
-    }
-    if (avail < (uint64_t)need)
-      return -1;
-    if (value[need - 2] != '\r' || value[need - 1] != '\n') {
-      say(c, "CLIENT_ERROR bad data chunk\r\n");
-      return need;
-    }
-    finish_update(c, op, &tok[1], flags, exptime, cas_in, value,
-                  (size_t)need - 2);
-    return need;
-  }
-  /* the commands that take noreply (delete only with more than a key) */
-  c->noreply = (ntok > 2 || !is(&tok[0], "delete")) && ntok > 1 &&
-               is_noreply(&tok[ntok - 1]);
-  if ((ntok == 3 || ntok == 4) && (is(&tok[0], "incr") || is(&tok[0], "decr")))
-    cmd_arith(c, tok, is(&tok[0], "incr"));
-  else if (ntok >= 2 && ntok <= 4 && is(&tok[0], "delete"))
-    cmd_delete(c, tok, ntok);
-  else if ((ntok == 3 || ntok == 4) && is(&tok[0], "touch"))
-    cmd_touch(c, tok);
-  else if (ntok <= 3 && is(&tok[0], "flush_all"))
-    cmd_flush(c, tok, ntok);
-  else if (is(&tok[0], "stats"))
+  return 1;
+}
+
+/* The other commands memcached's parser knows by their word (no noreply):
+ * 1 if WORD was one of them. */
+static int run_plain(mc_conn *c, const char *line, size_t wlen, token *tok,
+                     int ntok) {
+  if (word_is(line, wlen, "stats")) {
     cmd_stats(c, tok, ntok);
-  else if (is(&tok[0], "version")) /* memcached ignores arguments here */
+  } else if (word_is(line, wlen, "version")) {
     mc_out_str(c, "VERSION " MC_VERSION "\r\n");
-  else if (is(&tok[0], "quit")) {
+  } else if (word_is(line, wlen, "quit")) {
     c->closing = 1;
     c->close_reason = MC_CLOSE_NORMAL;
-  } else if (is(&tok[0], "watch"))
+  } else if (word_is(line, wlen, "watch")) {
     mc_watch_command(c, tok, ntok);
-  else if ((ntok == 2 || ntok == 3) && is(&tok[0], "verbosity"))
-    cmd_verbosity(c, tok);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* The administrative commands, looked up by their first token; noreply
+ * silences their replies. An unknown command gets ERROR, or the connection
+ * is closed when its last token starts with HTTP/ (a web request). */
+static void run_admin(mc_conn *c, token *tok, int ntok) {
+  if (is(&tok[0], "flush_all"))
+    cmd_flush(c, tok, ntok);
+  else if (is(&tok[0], "verbosity"))
+    cmd_verbosity(c, tok, ntok);
   else if (is(&tok[0], "shutdown"))
     cmd_shutdown(c, tok, ntok);
   else if (mc_admin_command(c, tok, ntok))
     ;
-  else if (tok[ntok - 1].n >= 5 && memcmp(tok[ntok - 1].s, "HTTP/", 5) == 0)
-    c->closing = 1; /* an HTTP request: hang up, as memcached does */
-  else
+  else if (ntok > 1 && tok[ntok - 1].n >= 5 &&
+           memcmp(tok[ntok - 1].s, "HTTP/", 5) == 0) {
+    c->closing = 1;
+    c->close_reason = MC_CLOSE_ERROR;
+  } else
+    say(c, "ERROR\r\n");
+}
+
+/* Handles one request whose line is LINE (N bytes, no newline); VALUE and
+ * AVAIL are the input after the line. Returns the bytes of input used after
+ * the line, or -1 when the value is not all there yet. The command is
+ * chosen, and its line checked, as memcached 1.6.45 does. */
+static int64_t dispatch(mc_conn *c, char *line, size_t n, const char *value,
+                        size_t avail) {
+  token tok[MAX_TOKENS + 1];
+  const char *space = memchr(line, ' ', n);
+  size_t wlen = space ? (size_t)(space - line) : n;
+  if (word_is(line, wlen, "get") || word_is(line, wlen, "gets") ||
+      word_is(line, wlen, "gat") || word_is(line, wlen, "gats")) {
+    run_retrieval(c, line, n, wlen);
+    return 0;
+  }
+  int ntok = tokenize(line, n, tok, MAX_TOKENS);
+  if (wlen == 2 && line[0] == 'm' && memchr("gsdane", line[1], 6))
+    return mc_meta_command(c, tok, ntok, value, avail);
+  mc_store_op op = update_op(line, wlen);
+  if ((int)op >= 0)
+    return run_update(c, op, tok, ntok, value, avail);
+  if (ntok == 0) { /* only spaces */
     mc_out_str(c, "ERROR\r\n");
+    return 0;
+  }
+  if (run_plain(c, line, wlen, tok, ntok))
+    return 0;
+  c->noreply = is_noreply(&tok[ntok - 1]);
+  if (!run_keyed(c, line, wlen, tok, ntok))
+    run_admin(c, tok, ntok);
   return 0;
 }
 
@@ -553,6 +647,22 @@ static int64_t authenticate(mc_conn *c, char *line, size_t n, const char *value,
   return (int64_t)size + 2;
 }
 
+/* A line without its newline yet, AVAIL bytes: too long once over 2048
+ * bytes, unless it is a multi-get (memcached: "get " or "gets " after at most
+ * 100 spaces), which may reach LINE_MAX_RETRIEVAL. */
+static int line_too_long(const char *p, size_t avail) {
+  if (avail <= LINE_MAX_PLAIN)
+    return 0;
+  size_t spaces = 0;
+  while (spaces < avail && p[spaces] == ' ')
+    spaces++;
+  const char *cmd = p + spaces;
+  size_t left = avail - spaces;
+  int multiget = spaces <= 100 && ((left >= 4 && memcmp(cmd, "get ", 4) == 0) ||
+                                   (left >= 5 && memcmp(cmd, "gets ", 5) == 0));
+  return !multiget || avail > LINE_MAX_RETRIEVAL;
+}
+
 void mc_text_process(mc_conn *c) {
   int served = 0;
   while (!c->closing && !c->watcher && c->out.len < MC_OUT_HIGH_WATER) {
@@ -573,11 +683,9 @@ void mc_text_process(mc_conn *c) {
       return;
     char *nl = memchr(p, '\n', avail);
     if (!nl) {
-      int retrieval =
-          avail >= 3 && (memcmp(p, "get", 3) == 0 || memcmp(p, "gat", 3) == 0);
-      if (avail > (retrieval ? LINE_MAX_RETRIEVAL : LINE_MAX_PLAIN)) {
-        mc_out_str(c, "CLIENT_ERROR line too long\r\n");
-        c->closing = 1;
+      if (line_too_long(p, avail)) {
+        c->closing = 1; /* memcached hangs up without a reply */
+        c->close_reason = MC_CLOSE_ERROR;
       }
       return;
     }
@@ -585,6 +693,13 @@ void mc_text_process(mc_conn *c) {
     size_t n = linelen;
     if (n > 0 && p[n - 1] == '\r')
       n--;
+    if (linelen < LINE_MIN && !(mc_config.auth_file && !c->authenticated)) {
+      /* shorter than any command: memcached 1.6.45 refuses it as such */
+      mc_out_str(c, bad_format);
+      c->in.start += linelen + 1;
+      served++;
+      continue;
+    }
     int64_t used = mc_config.auth_file && !c->authenticated
                        ? authenticate(c, p, n, nl + 1, avail - linelen - 1)
                        : dispatch(c, p, n, nl + 1, avail - linelen - 1);

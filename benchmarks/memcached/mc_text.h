@@ -17,6 +17,9 @@ typedef struct mc_token {
 int mc_tok_is(const mc_token *t, const char *name);
 /* The whole token as a decimal number; 1, or 0 if it is not one. */
 int mc_tok_u64(const mc_token *t, uint64_t *out);
+/* The whole token as a signed 32-bit decimal (digits, an optional leading
+ * '-'); 1, or 0 if it is not one. */
+int mc_tok_i32(const mc_token *t, int32_t *out);
 
 /* Administrative commands (mc_admin.c): 1 if TOK[0] is one of them (it has
  * been answered), else 0. */
@@ -30,6 +33,9 @@ int mc_admin_stats(mc_conn *c, mc_token *tok, int ntok);
  * all there yet. */
 int64_t mc_meta_command(mc_conn *c, mc_token *tok, int ntok, const char *value,
                         size_t avail);
+
+/* Appends N bytes of S in base64 (mc_meta.c: binary keys). */
+void mc_meta_b64_out(mc_conn *c, const char *s, size_t n);
 
 /* stats detail's per-prefix counters (mc_admin.c); no-ops while off. */
 void mc_prefix_record(const char *key, size_t nkey, int what, int hit);

@@ -177,6 +177,21 @@ void mc_watch_fetch(int cfd, const char *key, size_t nkey, uint32_t prior) {
   publish_fetch(cfd, ekey, prior, nkey);
 }
 
+void mc_watch_deletion(const char *key, size_t nkey, int meta,
+                       uint64_t nbytes) {
+  if (!mc_watching(MC_WATCH_DELETIONS))
+    return;
+  char ekey[3 * MC_KEY_MAX + 1];
+  uri_encode(key, nkey, ekey);
+  char line[EVENT_LINE_MAX];
+  int n =
+      snprintf(line, sizeof line,
+               "type=deleted key=%s cmd=%s clsid=%d size=%" PRIu64 "\n", ekey,
+               meta ? "md" : "delete", class_of(nkey, nbytes), nbytes);
+  if (n > 0 && n < (int)sizeof line)
+    publish(MC_WATCH_DELETIONS, line, (size_t)n);
+}
+
 void mc_watch_store(int cfd, const char *key, size_t nkey, mc_store_op op,
                     mc_result r, int64_t exptime, uint64_t nbytes,
                     uint32_t prior) {
@@ -394,7 +409,8 @@ static unsigned stream_of(const mc_token *t) {
   } streams[] = {
       {"fetchers", MC_WATCH_FETCHERS},   {"mutations", MC_WATCH_MUTATIONS},
       {"evictions", MC_WATCH_EVICTIONS}, {"connevents", MC_WATCH_CONNEVENTS},
-      {"sysevents", MC_WATCH_SYSEVENTS}, {"rawcmds", MC_WATCH_RAWCMDS}};
+      {"sysevents", MC_WATCH_SYSEVENTS}, {"rawcmds", MC_WATCH_RAWCMDS},
+      {"deletions", MC_WATCH_DELETIONS}};
   /* the proxy's streams (proxyreqs, proxyevents, proxyuser) are refused as
    * unknown: there is no proxy */
   for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)

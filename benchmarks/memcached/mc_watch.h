@@ -29,7 +29,8 @@ enum {
   MC_WATCH_EVICTIONS = 1u << 2,  /* eviction: live items removed for room */
   MC_WATCH_CONNEVENTS = 1u << 3, /* conn_new, conn_close */
   MC_WATCH_SYSEVENTS = 1u << 4,  /* accepted; nothing reports to it here */
-  MC_WATCH_RAWCMDS = 1u << 5     /* accepted; memcached 1.6.18 logs none */
+  MC_WATCH_RAWCMDS = 1u << 5,    /* accepted; nothing logs raw commands */
+  MC_WATCH_DELETIONS = 1u << 6   /* deleted: items removed by delete, md */
 };
 
 /* The union of the connected watchers' streams. */
@@ -65,6 +66,10 @@ void mc_watch_eviction(const char *key, size_t nkey, int fetched,
 /* connevents: the client socket CFD was accepted (OPENED) or is about to be
  * closed for REASON (MC_CLOSE_*). */
 void mc_watch_conn(int cfd, int opened, int reason);
+
+/* deletions: KEY, whose value was NBYTES long, removed by a delete (META
+ * 0) or an md (META 1). */
+void mc_watch_deletion(const char *key, size_t nkey, int meta, uint64_t nbytes);
 
 /* Events a producer could not pass on (log_worker_dropped). */
 void mc_watch_dropped(uint64_t n);

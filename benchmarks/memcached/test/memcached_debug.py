@@ -9,7 +9,8 @@ Runs $PTM_MEMCACHED (the server binary) in its place with the options
 memcached's t/lib/MemcachedTest.pm passes: ptm-memcached takes memcached's
 options itself, so they go through unchanged, and PTM_MEMCACHED_DEBUG=1
 turns on the debug build's test hook the suite uses (debugtime, which moves
-the server's clock). With PTM_SUITE_RAW=1 the server is a real memcached
+the server's clock); its temporary pool is made in $PTM_SUITE_POOLS. With
+PTM_SUITE_RAW=1 the server is a real memcached
 (the reference run): only relaxed_privileges, which a release build lacks,
 is dropped. The server replaces this process (exec), so the suite's signals
 reach it.
@@ -34,6 +35,17 @@ def drop_relaxed_privileges(args):
     return out
 
 
+def pools_in_work_dir():
+    """A server started without -e makes a temporary pool (removed when it
+    exits) under $TMPDIR: point that at $PTM_SUITE_POOLS, in the suite's
+    work directory, so the pool of a server the suite kills is removed with
+    that directory instead of staying in /tmp."""
+    pools = os.environ.get("PTM_SUITE_POOLS")
+    if pools:
+        os.makedirs(pools, exist_ok=True)
+        os.environ["TMPDIR"] = pools
+
+
 def main():
     exe = os.environ.get("PTM_MEMCACHED")
     if not exe:
@@ -45,6 +57,7 @@ def main():
         args = drop_relaxed_privileges(args)
     else:
         os.environ["PTM_MEMCACHED_DEBUG"] = "1"
+        pools_in_work_dir()
     os.execv(exe, [exe] + args)
     return 2
 

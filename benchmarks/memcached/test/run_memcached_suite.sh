@@ -76,7 +76,7 @@ mkdir -p "$work/logs"
 ln -sfn "$src/t" "$work/t"
 cat >"$work/memcached-debug" <<EOF
 #!/bin/sh
-PTM_MEMCACHED='$server' PTM_SUITE_RAW=$raw exec python3 '$here/memcached_debug.py' "\$@"
+PTM_MEMCACHED='$server' PTM_SUITE_RAW=$raw PTM_SUITE_POOLS='$work/pools' exec python3 '$here/memcached_debug.py' "\$@"
 EOF
 # timedrun SECONDS CMD...: the bound is this script's per-file timeout
 printf '#!/bin/sh\nshift\nexec "$@"\n' >"$work/timedrun"

@@ -84,9 +84,9 @@ def test_delete_incr_touch(c):
     eq(c.cmd("delete d\r\n"), b"NOT_FOUND", "delete missing")
     c.set("d", "x")
     eq(c.cmd("delete d 0\r\n"), b"DELETED", "delete with legacy 0")
-    eq(c.cmd("delete d 5\r\n"),
-       b"CLIENT_ERROR bad command line format.  Usage: delete <key> "
-       b"[noreply]", "delete with a hold time")
+    c.set("d", "x")
+    # memcached 1.6.45 ignores whatever follows the key
+    eq(c.cmd("delete d 5\r\n"), b"DELETED", "delete with a hold time")
     eq(c.cmd("incr n 1\r\n"), b"NOT_FOUND", "incr missing")
     c.set("n", "10")
     eq(c.cmd("incr n 5\r\n"), b"15", "incr")
@@ -130,9 +130,10 @@ def test_noreply(c):
 
 
 def test_misc_commands(c):
-    eq(c.cmd("version\r\n"), b"VERSION 1.6.18-ptm", "version")
+    eq(c.cmd("version\r\n"), b"VERSION 1.6.45-ptm", "version")
     eq(c.cmd("verbosity 1\r\n"), b"OK", "verbosity")
-    eq(c.cmd("verbosity\r\n"), b"ERROR", "verbosity without a level")
+    eq(c.cmd("verbosity\r\n"), b"CLIENT_ERROR bad command line format",
+       "verbosity without a level")
     stats = c.stats()
     for name in ("pid", "uptime", "curr_items", "bytes", "limit_maxbytes",
                  "cmd_get", "get_hits", "evictions", "threads",
@@ -144,7 +145,8 @@ def test_misc_commands(c):
     eq(c.cmd("stats nosuchgroup\r\n"), b"ERROR", "unknown stats group")
     eq(c.cmd("stats reset\r\n"), b"RESET", "stats reset")
     eq(c.stats()["cmd_get"], "0", "stats reset clears counters")
-    eq(c.cmd("shutdown\r\n"), b"ERROR: shutdown not enabled", "shutdown")
+    eq(c.cmd("shutdown\r\n"), b"SERVER_ERROR: shutdown not enabled",
+       "shutdown")
 
 
 def test_gat(c):
@@ -241,24 +243,29 @@ def test_expiry(c):
 
 def test_malformed(c, item_max):
     eq(c.cmd("bogus\r\n"), b"ERROR", "unknown command")
-    eq(c.cmd("\r\n"), b"ERROR", "empty line")
-    eq(c.cmd("get\r\n"), b"ERROR", "get without a key")
-    eq(c.cmd("set k 0 0\r\n"), b"ERROR", "set with too few tokens")
+    eq(c.cmd("\r\n"), b"CLIENT_ERROR bad command line format", "empty line")
+    eq(c.cmd("get\r\n"), b"CLIENT_ERROR bad command line format",
+       "get without a key")
+    eq(c.cmd("set k 0 0\r\n"), b"CLIENT_ERROR bad command line format",
+       "set with too few tokens")
     eq(c.cmd("set k 0 0 abc\r\n"), b"CLIENT_ERROR bad command line format",
        "set with a non-numeric length")
     eq(c.cmd("set k 0 0 -1\r\n"), b"CLIENT_ERROR bad command line format",
        "set with a negative length")
-    eq(c.cmd("set k abc 0 1\r\n"), b"CLIENT_ERROR bad command line format",
-       "set with non-numeric flags")
-    eq(c.cmd("set k 4294967296 0 1\r\n"),
+    # refused once the length is known: the value is read and discarded
+    eq(c.cmd("set k abc 0 1\r\nx\r\n"),
+       b"CLIENT_ERROR bad command line format", "set with non-numeric flags")
+    eq(c.cmd("set k 4294967296 0 1\r\nx\r\n"),
        b"CLIENT_ERROR bad command line format", "flags above 32 bits")
     long_key = "x" * 251
-    eq(c.cmd(f"set {long_key} 0 0 1\r\n"),
+    eq(c.cmd(f"set {long_key} 0 0 1\r\nx\r\n"),
        b"CLIENT_ERROR bad command line format", "set with a 251-byte key")
     eq(c.cmd(f"get {long_key}\r\n"), b"CLIENT_ERROR bad command line format",
        "get with a 251-byte key")
-    eq(c.cmd("cas k 0 0 1 abc\r\n"), b"CLIENT_ERROR bad command line format",
+    eq(c.cmd("cas k 0 0 1 abc\r\nx\r\n"),
+       b"CLIENT_ERROR bad command line format",
        "cas with a non-numeric unique")
+    eq(c.cmd("version\r\n")[:8], b"VERSION ", "in step after refused lines")
     # data chunk of the wrong length: error, the connection goes on
     eq(c.cmd("set k 0 0 3\r\nabcde\r\n"), b"CLIENT_ERROR bad data chunk",
        "value longer than announced")
@@ -293,8 +300,8 @@ def test_malformed(c, item_max):
 def test_garbage(server):
     c = server.connect()
     c.send(bytes(range(1, 256)).replace(b"\n", b"") * 20)  # no newline
-    eq(c.line(), b"CLIENT_ERROR line too long", "garbage without newline")
     check(c.closed(), "connection closed after a too-long line")
+    eq(c.buf, b"", "a too-long line gets no reply (memcached hangs up)")
     c = server.connect()
     junk = bytes((i * 37 + 11) % 256 for i in range(4000))
     junk = junk.replace(b"\x80", b"\x81")
@@ -316,7 +323,7 @@ def test_binary(server, item_max):
     r = c.bin_response()
     eq((r["status"], r["opaque"]), (0, 7), "binary noop echoes the opaque")
     c.bin_request(0x0b)
-    eq(c.bin_response()["value"], b"1.6.18-ptm", "binary version")
+    eq(c.bin_response()["value"], b"1.6.45-ptm", "binary version")
     ext = struct.pack(">II", 0xdeadbeef, 0)
     c.bin_request(0x01, b"bk", b"bval", ext)
     r = c.bin_response()
@@ -438,9 +445,9 @@ def test_noreply_errors(c):
     c.set("nn", "abc")
     c.send(b"incr nn 1 noreply\r\n"        # non-numeric value
            b"decr nn x noreply\r\n"        # bad delta
-           b"delete nn 10 noreply\r\n"     # a hold time
            b"touch nn abc noreply\r\n"     # bad exptime
-           b"set nn x 0 1 noreply\r\n"     # bad flags (no value follows)
+           b"set nn x 0 1 noreply\r\nv\r\n"  # bad flags (value discarded)
+           b"bogus noreply\r\n"            # unknown command
            b"verbosity x noreply\r\n"
            b"flush_all x noreply\r\n")
     eq(c.cmd("version\r\n")[:8], b"VERSION ",
@@ -493,9 +500,89 @@ def test_binary_set_too_large(b, item_max):
     eq(b.bin_response()["value"], b"old", "a refused replace keeps the value")
 
 
+def test_refused_lines_keep_step(c):
+    """memcached 1.6.45's answers to malformed lines (issue 54), each
+    followed by a command that must get its own answer."""
+    def in_step(what):
+        eq(c.cmd("version\r\n")[:8], b"VERSION ", f"in step after {what}")
+
+    bad = b"CLIENT_ERROR bad command line format"
+    c.set("foo", "barval")
+    # cas.t: an empty cas unique; the value is discarded
+    eq(c.cmd("cas foo 0 0 6 \r\nbarva2\r\n"), bad, "cas without a unique")
+    in_step("cas without a unique")
+    eq(c.get("foo"), (0, b"barval"), "refused cas stores nothing")
+    for line in ("cas bad blah 0 0 0", "cas bad 0 blah 0 0",
+                 "cas bad 0 0 0 blah"):
+        eq(c.cmd(line + "\r\n\r\n"), bad, line)
+        in_step(line)
+    # a bad length: nothing is read as a value, so the empty line after it
+    # is a (too short) command of its own
+    eq(c.cmd("cas bad 0 0 blah 0\r\n\r\n"), bad, "cas with a bad length")
+    eq(c.line(), bad, "the line after a bad length")
+    in_step("a bad length")
+    eq(c.cmd(" \n"), bad, "a blank line")
+    eq(c.cmd("gat 10\r\n"), bad, "gat without a key")
+    eq(c.cmd("incr foo\r\n"), bad, "incr without a delta")
+    eq(c.cmd("touch foo\r\n"), bad, "touch without an exptime")
+    eq(c.cmd("delete\r\n"), bad, "delete without a key")
+    # tokens after the ones a command uses are ignored, the 24th on too
+    eq(c.cmd("set extra 0 0 1 junk\r\nx\r\n"), b"STORED",
+       "set with a token too many")
+    eq(c.cmd("set many 0 0 1" + " t" * 30 + "\r\ny\r\n"), b"STORED",
+       "set with 35 tokens")
+    eq(c.get("many"), (0, b"y"), "set with 35 tokens stored")
+    # strict numbers: no sign where none is allowed
+    eq(c.cmd("incr foo +1\r\n"),
+       b"CLIENT_ERROR invalid numeric delta argument", "incr +1")
+    eq(c.cmd("touch foo +5\r\n"), b"CLIENT_ERROR invalid exptime argument",
+       "touch +5")
+    # an unknown command whose last token is noreply is silent
+    c.send(b"bogus noreply\r\n")
+    in_step("an unknown noreply command")
+    # a multi-get may be longer than 2048 bytes before its newline, and
+    # arrive in pieces
+    c.send(b"get " + b" " * 2100 + b"foo")
+    time.sleep(0.2)
+    eq(c.cmd("\r\n"), b"VALUE foo 0 6", "a long multi-get line")
+    eq([c.line(), c.line()], [b"barval", b"END"], "long multi-get value")
+
+
+def test_long_line_hangs_up(server):
+    """A line over 2048 bytes that is not a multi-get: memcached closes the
+    connection without a reply (getset.t)."""
+    c = server.connect()
+    c.send(b"incr " + b" " * 2100 + b"manyspaces 1")
+    check(c.closed(), "a long incr line closes the connection")
+    eq(c.buf, b"", "a long incr line gets no reply")
+
+
+def test_admin_replies(c):
+    """lru_crawler metadump and slabs reassign as memcached 1.6.45."""
+    c.set("md1", "abc", flags=7)
+    c.send(b"lru_crawler metadump all\r\n")
+    eq(c.line(), b"OK", "metadump starts with OK")
+    lines = []  # item lines end with a bare newline, END with \r\n
+    while not lines or lines[-1] != b"END":
+        lines.extend(c.line().split(b"\n"))
+    dumped = [x for x in lines if x.startswith(b"key=md1 ")]
+    eq(len(dumped), 1, "metadump lists the item")
+    check(dumped and dumped[0].endswith(b" flags=7 "),
+          f"metadump line ends with flags and a space: {dumped[:1]}")
+    eq(c.cmd("slabs reassign 31 5\r\n"), b"OK", "slabs reassign")
+    eq(c.cmd("slabs reassign 5 5\r\n"),
+       b"SAME src and dst class are identical", "slabs reassign to itself")
+    eq(c.cmd("slabs reassign 5 99\r\n"),
+       b"BADCLASS invalid src or dst class id", "slabs reassign bad class")
+    eq(c.cmd("slabs reassign x 5\r\n"), b"CLIENT_ERROR bad command line format",
+       "slabs reassign bad number")
+
+
 def test_memcached_replies(server, item_max):
+    test_long_line_hangs_up(server)
     for t in (test_noreply_errors, test_multiget_long_key,
-              test_flush_all_args, test_verbosity_arg):
+              test_flush_all_args, test_verbosity_arg,
+              test_refused_lines_keep_step, test_admin_replies):
         c = server.connect()
         t(c)
         c.close()
@@ -727,6 +814,21 @@ def test_watch(exe):
         eq(int(c.stats()["log_watchers"]), 1, "log_watchers")
         w.sock.close()
         wait_stat(c, "log_watchers", "0", "a closed watcher is gone")
+
+        d = Watcher(s.port, "deletions")
+        eq(d.reply, b"OK", "watch deletions (memcached 1.6.45)")
+        c.set("dk", "abcd")
+        eq(c.cmd("md nosuch\r\n"), b"NF", "md of a missing key")
+        eq(c.cmd("delete dk\r\n"), b"DELETED", "delete while watched")
+        check(re.match(ts + r"type=deleted key=dk cmd=delete clsid=\d+ "
+                       r"size=4$", d.line()), "a delete: a deleted line")
+        c.set("dk", "abcd")
+        eq(c.cmd("md dk I\r\n"), b"HD", "md I (marked stale, not removed)")
+        eq(c.cmd("md dk\r\n"), b"HD", "md while watched")
+        check(re.match(ts + r"type=deleted key=dk cmd=md clsid=\d+ size=4$",
+                       d.line()), "an md: a deleted line, md I none")
+        d.sock.close()
+        wait_stat(c, "log_watchers", "0", "the deletions watcher is gone")
 
         e = Watcher(s.port, "evictions connevents")
         eq(e.reply, b"OK", "watch evictions connevents")
@@ -1388,6 +1490,15 @@ def test_bad_arguments(exe, persistent):
     p = subprocess.run([exe, "-h"], capture_output=True, text=True,
                        timeout=30)
     check(p.returncode == 0 and "--pool" in p.stdout, "-h prints usage")
+    with tempfile.TemporaryDirectory() as d:
+        # memcached's restart metadata beside -e FILE (restart.t): refused
+        mem = os.path.join(d, "mem")
+        open(mem + ".meta", "w").close()
+        p = subprocess.run([exe, "-p", "-1", "-e", mem], capture_output=True,
+                           text=True, timeout=30)
+        check(p.returncode == 64 and ".meta" in p.stderr,
+              f"-e beside memcached's .meta file is refused: {p.stderr!r}")
+        check(not os.path.exists(mem), "-e refused: no pool created")
     if not persistent:
         return  # an STM library ignores --pool
     with tempfile.NamedTemporaryFile() as f:
