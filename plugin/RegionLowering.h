@@ -22,7 +22,7 @@ void normalizeMarkers(llvm::Module &M);
 
 // Turns the markers of F's outermost regions into
 //     copy each local of Restore into its entry copy
-//     %buf = __ptm_tx_checkpoint(); _setjmp(%buf)
+//     %buf = __ptm_tx_checkpoint(); __ptm_setjmp(%buf)
 //   ptm.restart:
 //     copy each entry copy back into its local
 //     __ptm_tx_begin(where)

@@ -70,9 +70,8 @@ RuntimeCallbacks::RuntimeCallbacks(Module &M, bool Weak) : M(M), Weak(Weak) {
 
   Checkpoint =
       declare("__ptm_tx_checkpoint", FunctionType::get(Ptr, {}, false));
-  // The checkpoint: glibc's _setjmp (no signal mask), which returns twice.
-  Setjmp =
-      M.getOrInsertFunction("_setjmp", FunctionType::get(I32, {Ptr}, false));
+  // The checkpoint: the runtime's __ptm_setjmp, which returns twice.
+  Setjmp = declare("__ptm_setjmp", FunctionType::get(I32, {Ptr}, false));
   if (auto *F = dyn_cast<Function>(Setjmp.getCallee()))
     F->addFnAttr(Attribute::ReturnsTwice);
   TxBegin = declare("__ptm_tx_begin", FunctionType::get(Void, {Ptr}, false));

@@ -27,8 +27,6 @@
 #include "runtime/base/policy_base.h"
 #include "runtime/base/tx_thread.h"
 
-#include <csetjmp>
-
 namespace ptm {
 
 template <class P>
@@ -57,7 +55,7 @@ template <class P> void Runtime<P>::atomic(void (*fn)(void *), void *arg) {
   AtomicGuard guard{tx.depth};
   do {
     void *buf = checkpoint();
-    _setjmp(static_cast<__jmp_buf_tag *>(buf));
+    __ptm_setjmp(buf);
     begin("ptm_atomic", __builtin_frame_address(0));
     auto *clone = reinterpret_cast<void (*)(void *)>(
         clone_lookup(reinterpret_cast<const void *>(fn), "ptm_atomic"));

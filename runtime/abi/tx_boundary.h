@@ -4,15 +4,17 @@
 // top of policy P, the rollback of an attempt and the abort path that every
 // abort takes (ptm_restart, a policy's tx_conflict, an injected abort):
 //   P::rollback (undo memory, release) -> free the attempt's allocations and
-//   drop its deferred frees -> aborts++ -> depth = 0 -> longjmp(checkpoint, 1);
+//   drop its deferred frees -> aborts++ -> depth = 0 -> resume the
+//   checkpoint (checkpoint_jump.h) with 1;
 // the instrumented code then calls __ptm_tx_begin again. A commit that fails
 // validation does the same rollback but returns 1 from __ptm_tx_commit
-// instead of longjmp (the plugin's retry edge).
+// instead of resuming the checkpoint (the plugin's retry edge).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_ABI_TX_BOUNDARY_H
 #define PTM_RUNTIME_ABI_TX_BOUNDARY_H
 
+#include "runtime/abi/checkpoint_jump.h"
 #include "runtime/abi/tx_alloc.h"
 #include "runtime/base/events.h"
 #include "runtime/base/hot_cold.h"
@@ -21,7 +23,6 @@
 #include "runtime/base/stats.h"
 #include "runtime/base/tx_thread.h"
 
-#include <csetjmp>
 #include <cstddef>
 #include <cstdint>
 #include <cxxabi.h>
@@ -145,7 +146,7 @@ template <class P> struct TxBoundary {
             tx.where ? tx.where : "?");
     P::on_event(tx, Event::Abort, 0);
     rollback_attempt(tx);
-    longjmp(tx.checkpoint, 1);
+    checkpoint_resume(tx.checkpoint, 1);
   }
 
   [[noreturn]] static PTM_SLOW void restart() {

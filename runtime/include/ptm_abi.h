@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define PTM_ABI_VERSION 2
+#define PTM_ABI_VERSION 3
 
 /* Runtime entry points never throw: an abort leaves through longjmp. */
 #if defined(__cplusplus)
@@ -39,7 +39,7 @@ void __ptm_region_unwind(int depth_at_begin) PTM_NOTHROW;
 
 /* ---- Transaction boundaries (emitted by the plugin) -------------------------
  *   buf = __ptm_tx_checkpoint();   buffer to save the context in
- *   _setjmp(buf);                  returns again (non-zero) after an abort
+ *   __ptm_setjmp(buf);             returns again (non-zero) after an abort
  *   __ptm_tx_begin(where);         starts (or joins) the transaction
  *   ... body ...
  *   if (__ptm_tx_commit() != 0) goto restart;   (the "retry edge")
@@ -49,10 +49,15 @@ void __ptm_region_unwind(int depth_at_begin) PTM_NOTHROW;
  * the depth was decremented). A non-zero result means the attempt was rolled
  * back at commit time (memory and allocations restored, depth
  * 0) and must re-execute: the plugin branches back to the point after
- * _setjmp. Aborts elsewhere use longjmp. The retry edge also keeps every value
- * the region uses live across it, which is what makes re-execution after a
- * longjmp see the values of the region's start. */
+ * __ptm_setjmp. Aborts elsewhere resume the checkpoint (a longjmp). The retry
+ * edge also keeps every value the region uses live across it, which is what
+ * makes re-execution after a longjmp see the values of the region's start. */
 void *__ptm_tx_checkpoint(void);
+/* Saves the caller's context in BUF (callee-saved registers, stack pointer,
+ * return address: glibc's _setjmp without pointer mangling or the signal-mask
+ * word); returns 0, and non-zero when an abort resumes there. A buffer that
+ * glibc's _setjmp filled (an object from ABI version 2) resumes too. */
+__attribute__((returns_twice)) int __ptm_setjmp(void *buf) PTM_NOTHROW;
 void __ptm_tx_begin(const char *where);
 int __ptm_tx_commit(void);
 

@@ -30,13 +30,13 @@
 #ifndef PTM_RUNTIME_POOL_HEAP_ADAPTER_H
 #define PTM_RUNTIME_POOL_HEAP_ADAPTER_H
 
+#include "ptm_abi.h"
 #include "runtime/base/policy_base.h"
 #include "runtime/base/tx_thread.h"
 #include "runtime/palloc/persistent_heap.h"
 #include "runtime/pool/deferred_free.h"
 #include "runtime/pool/thread_slot.h"
 
-#include <csetjmp>
 #include <cstdlib>
 #include <malloc.h>
 
@@ -59,7 +59,7 @@ inline unsigned heap_arena(uint32_t slot) {
 template <class F> __attribute__((noinline)) void run_in_tx(F &&body) {
   do {
     void *buf = __ptm_tx_checkpoint();
-    _setjmp(static_cast<__jmp_buf_tag *>(buf));
+    __ptm_setjmp(buf);
     __ptm_tx_begin("ptm pool");
     body();
   } while (__ptm_tx_commit() != 0);

@@ -3,9 +3,9 @@
 //
 // CHECK(cond) and CHECK_EQ(a, b) report the failing line and count failures;
 // main returns check_result(). run_tx(body) runs body as a transaction the
-// way instrumented code does (checkpoint, _setjmp, begin, body, commit with
-// the retry edge), calling the ABI directly: the tests are built without the
-// plugin.
+// way instrumented code does (checkpoint, __ptm_setjmp, begin, body, commit
+// with the retry edge), calling the ABI directly: the tests are built without
+// the plugin.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_TEST_UNIT_CHECK_H
@@ -49,7 +49,7 @@ inline int check_result(const char *name) {
 template <class F> __attribute__((noinline)) void run_tx(F &&body) {
   do {
     void *buf = __ptm_tx_checkpoint();
-    _setjmp(static_cast<__jmp_buf_tag *>(buf));
+    __ptm_setjmp(buf);
     __ptm_tx_begin("unit-test");
     body();
   } while (__ptm_tx_commit() != 0);

@@ -198,7 +198,7 @@ static void test_region_unwind() {
   try {
     ptm::detail::region_guard guard;
     void *buf = __ptm_tx_checkpoint();
-    _setjmp(static_cast<__jmp_buf_tag *>(buf));
+    __ptm_setjmp(buf);
     __ptm_tx_begin("unwind");
     __ptm_write_8(&unwind_cell, 2);
     block = __ptm_tx_malloc(16);
@@ -232,6 +232,45 @@ static void test_region_unwind() {
   // The lock was released: a new transaction can start.
   run_tx([&] { __ptm_write_8(&unwind_cell, 4); });
   CHECK_EQ(unwind_cell, 4u);
+}
+
+// An abort resumes the checkpoint that __ptm_setjmp saved, with the
+// callee-saved registers of that moment (the locals kept in them across the
+// calls), and one that glibc's _setjmp saved (code of ABI version 2), also in
+// the same buffer right after a __ptm_setjmp (whose tag must not send it to
+// the wrong restore).
+template <bool Glibc> __attribute__((noinline)) unsigned restart_twice() {
+  static uint64_t cell;
+  cell = 5;
+  volatile unsigned attempts = 0;
+  if (Glibc) { // (the thread's buffer, tagged by an earlier __ptm_setjmp)
+    void *buf = __ptm_tx_checkpoint();
+    __ptm_setjmp(buf);
+  }
+  uint64_t seed = cell * 3; // lives in a callee-saved register
+  do {
+    void *buf = __ptm_tx_checkpoint();
+    if (Glibc)
+      _setjmp(static_cast<__jmp_buf_tag *>(buf));
+    else
+      __ptm_setjmp(buf);
+    __ptm_tx_begin(Glibc ? "glibc checkpoint" : "ptm checkpoint");
+    attempts = attempts + 1;
+    CHECK_EQ(__ptm_read_8(&cell), 5u);
+    __ptm_write_8(&cell, seed + attempts);
+    if (attempts < 3)
+      ptm_restart();
+  } while (__ptm_tx_commit() != 0);
+  CHECK_EQ(cell, 15u + 3);
+  CHECK_EQ(seed, 15u);
+  return attempts;
+}
+
+static void test_abort_resumes_both_checkpoint_forms() {
+  CHECK_EQ(restart_twice<false>(), 3u);
+  CHECK_EQ(restart_twice<true>(), 3u);
+  CHECK_EQ(restart_twice<false>(), 3u);
+  CHECK(!ptm_in_transaction());
 }
 
 static void test_region_markers_run_irrevocably() {
@@ -283,6 +322,7 @@ int main() {
   test_new_throws_and_nothrow_returns_null();
   test_nesting_and_depth();
   test_region_unwind();
+  test_abort_resumes_both_checkpoint_forms();
   test_region_markers_run_irrevocably();
   test_ptm_atomic();
   return check_result("tx");

@@ -19,7 +19,7 @@ entry:
 
 ; CHECK-LABEL: define void @f()
 ; CHECK:      %[[BUF:.*]] = call ptr @__ptm_tx_checkpoint()
-; CHECK-NEXT: call i32 @_setjmp(ptr %[[BUF]]) #[[RT:[0-9]+]]
+; CHECK-NEXT: call i32 @__ptm_setjmp(ptr %[[BUF]]) #[[RT:[0-9]+]]
 ; CHECK-NEXT: br label %[[RESTART:.*]]
 ; CHECK:      [[RESTART]]:
 ; CHECK-NEXT: call void @__ptm_tx_begin(ptr @.ptm.str)

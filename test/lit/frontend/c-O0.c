@@ -1,5 +1,5 @@
 // The one flag -fplugin enables the pass at -O0 (optnone functions), the static callee called as its clone bump.ptm:
-// checkpoint, _setjmp, begin, barriers, commit, registration.
+// checkpoint, __ptm_setjmp, begin, barriers, commit, registration.
 // RUN: %clang -O0 -S -emit-llvm -o - %s | FileCheck %s
 
 #include <ptm.h>
@@ -16,7 +16,7 @@ void f(int d) {
 
 // CHECK-LABEL: define dso_local void @f(
 // CHECK:      [[BUF:%.*]] = call ptr @__ptm_tx_checkpoint()
-// CHECK-NEXT: call i32 @_setjmp(ptr [[BUF]])
+// CHECK-NEXT: call i32 @__ptm_setjmp(ptr [[BUF]])
 // CHECK:      call void @__ptm_tx_begin(
 // CHECK-NEXT: [[D:%.*]] = load i32, ptr
 // CHECK-NEXT: call void @bump.ptm(i32 noundef [[D]])

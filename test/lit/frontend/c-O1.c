@@ -1,5 +1,5 @@
 // The one flag -fplugin enables the pass at -O1, after the static callee was inlined into the region:
-// checkpoint, _setjmp, begin, barriers, commit, registration.
+// checkpoint, __ptm_setjmp, begin, barriers, commit, registration.
 // RUN: %clang -O1 -S -emit-llvm -o - %s | FileCheck %s
 
 #include <ptm.h>
@@ -16,7 +16,7 @@ void f(int d) {
 
 // CHECK-LABEL: define dso_local void @f(
 // CHECK:      [[BUF:%.*]] = call ptr @__ptm_tx_checkpoint()
-// CHECK-NEXT: call i32 @_setjmp(ptr [[BUF]])
+// CHECK-NEXT: call i32 @__ptm_setjmp(ptr [[BUF]])
 // CHECK:      call void @__ptm_tx_begin(
 // CHECK-NEXT: [[V:%.*]] = call i32 @__ptm_read_4(ptr nonnull @counter)
 // CHECK-NEXT: [[S:%.*]] = add nsw i32 [[V]], %0

@@ -16,7 +16,7 @@ void f(int d) {
 
 // CHECK-LABEL: define dso_local void @f(
 // CHECK:      [[BUF:%.*]] = call ptr @__ptm_tx_checkpoint()
-// CHECK-NEXT: call i32 @_setjmp(ptr [[BUF]])
+// CHECK-NEXT: call i32 @__ptm_setjmp(ptr [[BUF]])
 // CHECK:      call void @__ptm_tx_begin(
 // CHECK-NEXT: [[V:%.*]] = call i32 @__ptm_read_4(ptr nonnull @counter)
 // CHECK-NEXT: [[S:%.*]] = add nsw i32 [[V]], %0

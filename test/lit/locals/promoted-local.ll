@@ -29,7 +29,7 @@ entry:
 
 ; CHECK-LABEL: define i32 @f(i32 %a)
 ; CHECK-NOT:  alloca
-; CHECK:      call i32 @_setjmp(
+; CHECK:      call i32 @__ptm_setjmp(
 ; CHECK:      ptm.restart:
 ; CHECK-NOT:  phi
 ; CHECK-NEXT: call void @__ptm_tx_begin(

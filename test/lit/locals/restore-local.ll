@@ -47,7 +47,7 @@ entry:
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %arr.ptm.entry, ptr align 8 %arr, i64 80, i1 false)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 2 %n.ptm.entry, ptr align 2 %n, i64 8, i1 false)
 ; CHECK-NEXT: [[BUF:%.*]] = call ptr @__ptm_tx_checkpoint()
-; CHECK-NEXT: call i32 @_setjmp(ptr [[BUF]])
+; CHECK-NEXT: call i32 @__ptm_setjmp(ptr [[BUF]])
 ; CHECK-NEXT: br label %ptm.restart
 ; CHECK:      ptm.restart:
 ; CHECK-NEXT: [[X1:%.*]] = load i32, ptr %x.ptm.entry, align 4

@@ -32,7 +32,7 @@ j:
 ; CHECK:      [[ID:%ptm.begin.id.*]] = alloca i32
 ; CHECK:      a:
 ; CHECK-NEXT: [[BUFA:%.*]] = call ptr @__ptm_tx_checkpoint()
-; CHECK-NEXT: call i32 @_setjmp(ptr [[BUFA]])
+; CHECK-NEXT: call i32 @__ptm_setjmp(ptr [[BUFA]])
 ; CHECK-NEXT: br label %[[RA:.*]]
 ; CHECK:      [[RA]]:
 ; CHECK-NEXT: store i32 [[IDA:[01]]], ptr [[ID]]
@@ -40,7 +40,7 @@ j:
 ; CHECK-NEXT: call void @__ptm_write_4(ptr @g, i32 1)
 ; CHECK:      b:
 ; CHECK-NEXT: [[BUFB:%.*]] = call ptr @__ptm_tx_checkpoint()
-; CHECK-NEXT: call i32 @_setjmp(ptr [[BUFB]])
+; CHECK-NEXT: call i32 @__ptm_setjmp(ptr [[BUFB]])
 ; CHECK-NEXT: br label %[[RB:.*]]
 ; CHECK:      [[RB]]:
 ; CHECK-NEXT: store i32 [[IDB:[01]]], ptr [[ID]]

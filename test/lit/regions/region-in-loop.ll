@@ -30,7 +30,7 @@ exit:
 ; CHECK:      [[LOOP:loop]]:
 ; CHECK-NEXT: %i = phi i32 [ 0, %entry ], [ %i1, %[[DONE:.*]] ]
 ; CHECK-NEXT: [[BUF:%.*]] = call ptr @__ptm_tx_checkpoint()
-; CHECK-NEXT: call i32 @_setjmp(ptr [[BUF]])
+; CHECK-NEXT: call i32 @__ptm_setjmp(ptr [[BUF]])
 ; CHECK-NEXT: br label %[[R:.*]]
 ; CHECK:      [[R]]:
 ; CHECK-NEXT: call void @__ptm_tx_begin(

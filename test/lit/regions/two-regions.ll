@@ -1,5 +1,5 @@
 ; Two regions one after the other in one function: each gets its own
-; checkpoint, _setjmp, begin and commit, and each retry edge goes back to its
+; checkpoint, __ptm_setjmp, begin and commit, and each retry edge goes back to its
 ; own restart block.
 ; RUN: %opt -S %s | FileCheck %s
 
@@ -26,7 +26,7 @@ entry:
 
 ; CHECK-LABEL: define void @f()
 ; CHECK:      [[BUF1:%.*]] = call ptr @__ptm_tx_checkpoint()
-; CHECK-NEXT: call i32 @_setjmp(ptr [[BUF1]])
+; CHECK-NEXT: call i32 @__ptm_setjmp(ptr [[BUF1]])
 ; CHECK-NEXT: br label %[[R1:.*]]
 ; CHECK:      [[R1]]:
 ; CHECK-NEXT: call void @__ptm_tx_begin(
@@ -37,7 +37,7 @@ entry:
 ; CHECK:      [[D1]]:
 ; CHECK-NEXT: store i32 9, ptr @a
 ; CHECK-NEXT: [[BUF2:%.*]] = call ptr @__ptm_tx_checkpoint()
-; CHECK-NEXT: call i32 @_setjmp(ptr [[BUF2]])
+; CHECK-NEXT: call i32 @__ptm_setjmp(ptr [[BUF2]])
 ; CHECK-NEXT: br label %[[R2:.*]]
 ; CHECK:      [[R2]]:
 ; CHECK-NEXT: call void @__ptm_tx_begin(
