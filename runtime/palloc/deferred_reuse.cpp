@@ -22,7 +22,11 @@ void PersistentHeap::Impl::hold(uint32_t ch, unsigned arena) {
 }
 
 void PersistentHeap::Impl::settle(unsigned arena, uint64_t stamp) {
-  std::vector<uint32_t> &v = arenas[arena].unsettled;
+  settle_chunks(arenas[arena].unsettled, stamp);
+}
+
+void PersistentHeap::Impl::settle_chunks(std::vector<uint32_t> &v,
+                                         uint64_t stamp) {
   for (uint32_t ch : v) {
     ChunkHint &h = hints[ch];
     uint64_t cur = h.freed_at.load(std::memory_order_relaxed);
@@ -32,6 +36,28 @@ void PersistentHeap::Impl::settle(unsigned arena, uint64_t stamp) {
     h.unsettled.fetch_sub(1, std::memory_order_release);
   }
   v.clear();
+}
+
+// (the caller checked that a batch is free: parked_count < kMaxParked)
+void PersistentHeap::Impl::park(unsigned arena, uint64_t tag) {
+  Arena &a = arenas[arena];
+  if (a.unsettled.empty())
+    return;
+  unsigned i = (a.parked_first + a.parked_count) % kMaxParked;
+  std::swap(a.parked[i], a.unsettled); // (its chunks stay unsettled)
+  a.unsettled.clear();
+  a.parked_tag[i] = tag;
+  ++a.parked_count;
+}
+
+void PersistentHeap::Impl::settle_parked(unsigned arena, uint64_t upto,
+                                         uint64_t stamp) {
+  Arena &a = arenas[arena];
+  while (a.parked_count != 0 && a.parked_tag[a.parked_first] <= upto) {
+    settle_chunks(a.parked[a.parked_first], stamp);
+    a.parked_first = (a.parked_first + 1) % kMaxParked;
+    --a.parked_count;
+  }
 }
 
 bool PersistentHeap::Impl::reusable(uint32_t ch, Held &held) {

@@ -45,8 +45,14 @@ struct PersistentHeap::Impl {
     std::vector<uint32_t>
         avail[palloc::kMaxClasses]; // chunks that may have room
     // Chunks of the frees this arena's thread applied since it last settled
-    // (only that thread touches it).
+    // or parked (only that thread touches it).
     std::vector<uint32_t> unsettled;
+    // Frees parked behind a tag (PersistentHeap::park_frees), oldest first:
+    // a ring of PARKED_COUNT batches from PARKED_FIRST (only the arena's
+    // thread touches it).
+    std::vector<uint32_t> parked[kMaxParked];
+    uint64_t parked_tag[kMaxParked] = {};
+    unsigned parked_first = 0, parked_count = 0;
     // Chunks its running transaction took (PersistentHeap::end_attempt;
     // only that thread touches it).
     std::vector<uint32_t> reserved;
@@ -174,6 +180,10 @@ struct PersistentHeap::Impl {
   // A free into CH by ARENA's thread, before its transaction's commit point.
   void hold(uint32_t ch, unsigned arena);
   void settle(unsigned arena, uint64_t stamp);
+  // The chunks of V: their frees settled with STAMP; V emptied.
+  void settle_chunks(std::vector<uint32_t> &v, uint64_t stamp);
+  void park(unsigned arena, uint64_t tag);
+  void settle_parked(unsigned arena, uint64_t upto, uint64_t stamp);
 
   // May memory freed in CH be handed out now? Called after the metadata that
   // shows the free memory was read through the writer: a free that is

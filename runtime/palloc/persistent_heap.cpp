@@ -215,6 +215,35 @@ void PersistentHeap::settle_frees(unsigned thread, uint64_t stamp) {
     impl_->settle(thread, stamp);
 }
 
+void PersistentHeap::park_frees(unsigned thread, uint64_t tag) {
+  if (impl_ && thread < kMaxThreads)
+    impl_->park(thread, tag);
+}
+
+void PersistentHeap::settle_parked(unsigned thread, uint64_t upto,
+                                   uint64_t stamp) {
+  if (impl_ && thread < kMaxThreads)
+    impl_->settle_parked(thread, upto, stamp);
+}
+
+unsigned PersistentHeap::parked(unsigned thread) const {
+  return impl_ && thread < kMaxThreads ? impl_->arenas[thread].parked_count : 0;
+}
+
+uint64_t PersistentHeap::oldest_parked_tag(unsigned thread) const {
+  if (!parked(thread))
+    return 0;
+  const Impl::Arena &a = impl_->arenas[thread];
+  return a.parked_tag[a.parked_first];
+}
+
+uint64_t PersistentHeap::newest_parked_tag(unsigned thread) const {
+  if (!parked(thread))
+    return 0;
+  const Impl::Arena &a = impl_->arenas[thread];
+  return a.parked_tag[(a.parked_first + a.parked_count - 1) % kMaxParked];
+}
+
 size_t PersistentHeap::usable_size(const void *ptr) const {
   if (!impl_ || !contains(ptr))
     return 0;

@@ -81,6 +81,8 @@ public:
   static constexpr size_t kMaxAlign = 4096;
   // Thread (arena) indexes are 0 .. kMaxThreads-1.
   static constexpr unsigned kMaxThreads = 256;
+  // Batches of frees an arena keeps parked at most (park_frees).
+  static constexpr unsigned kMaxParked = 4;
   // Regions smaller than this hold no chunk (every allocation fails).
   static size_t min_region_size();
 
@@ -117,6 +119,17 @@ public:
   // has committed or aborted: that memory becomes reusable once STAMP (taken
   // after the commit point) has passed.
   void settle_frees(unsigned thread, uint64_t stamp);
+  // The same, later: THREAD's frees since its last settle wait as a batch
+  // tagged TAG (increasing: the caller's order of the commit that freed)
+  // until settle_parked(THREAD, UPTO, STAMP) settles every batch tagged at
+  // most UPTO. At most kMaxParked batches; parked(THREAD) is how many,
+  // newest_parked_tag(THREAD) the last one's tag (0: none). Memory of a
+  // chunk with parked frees is held back like unsettled memory.
+  void park_frees(unsigned thread, uint64_t tag);
+  void settle_parked(unsigned thread, uint64_t upto, uint64_t stamp);
+  unsigned parked(unsigned thread) const;
+  uint64_t oldest_parked_tag(unsigned thread) const;
+  uint64_t newest_parked_tag(unsigned thread) const;
   // Free chunks a transaction takes (for a size class or a large block) are
   // reserved for it until it ends: its writes to the chunk's state word are
   // invisible to the others until its commit, and it writes the blocks in

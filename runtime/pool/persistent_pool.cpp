@@ -14,6 +14,7 @@
 #include "runtime/pool/commit_queue.h"
 #include "runtime/pool/deferred_free.h"
 #include "runtime/pool/durability.h"
+#include "runtime/pool/freed_blocks.h"
 #include "runtime/pool/heap_init.h"
 #include "runtime/pool/open_checks.h"
 #include "runtime/pool/persister.h"
@@ -280,28 +281,24 @@ unsigned open_slot_count() {
 }
 
 void leave_tx_heap_work(SlotHandle &s) {
-  // Still inside the pool (ptm_close waits): the heap is there. The stamp
-  // comes after the commit point of the attempt that freed (or after its
-  // rollback, when it only holds the memory back a little longer).
-  // Log ring: blocks a commit freed are settled only once a durable floor
-  // has passed that commit, so that no record written before the free (in
-  // which the block still had its old contents) can be replayed over what
-  // the next owner writes there unlogged (last-allocation tracking,
-  // calloc's zeroing): make_room if the floor is not there yet.
-  // Chunks the attempt took: committed, or free again.
-  if (pool_heap)
+  // Still inside the pool (ptm_close waits): the heap is there. Chunks the
+  // attempt took: committed, or free again. Its frees, and earlier ones of
+  // the slot still parked: settled once no record can be replayed over
+  // their blocks (freed_blocks.h), all of them now when an allocation waits
+  // for held memory (REUSE_WAIT).
+  uint64_t wait = s.reuse_wait;
+  bool parked = false;
+  if (pool_heap) {
     pool_heap->end_attempt(heap_arena(s.index));
-  if (s.free_order != 0 && !LogRing::superseded(s, s.free_order))
-    LogRing::make_room(s, s.free_order);
+    parked = settle_freed_blocks(s, /*now=*/wait != 0);
+  }
   s.free_order = 0;
   // Buffered durability: a thread whose queue is over its budget waits for
   // the persister (commit_queue.h).
   if (buffered)
     wait_for_queue_room(s);
-  if (s.frees_held && pool_heap)
-    pool_heap->settle_frees(heap_arena(s.index), ReuseEpoch::stamp());
-  uint64_t wait = s.reuse_wait;
-  s.frees_held = s.heap_work = false;
+  s.frees_held = false;
+  s.heap_work = parked; // (the next end settles what the floor has passed)
   s.reuse_wait = 0;
   presence[s.presence].inside.store(0, std::memory_order_release);
   if (slot_waiters.load(std::memory_order_relaxed) != 0)

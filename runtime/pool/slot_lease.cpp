@@ -42,6 +42,8 @@
 #include "runtime/persist/persist.h"
 #include "runtime/persist/persistent_redo_log.h"
 #include "runtime/pool/deferred_free.h"
+#include "runtime/pool/freed_blocks.h"
+#include "runtime/pool/heap_adapter.h"
 #include "runtime/pool/persistent_pool.h"
 
 #include <chrono>
@@ -146,6 +148,10 @@ bool take_free(uint32_t *out) {
 // the first thread in line, or is free.
 void vacate(SlotHandle &s) {
   uint32_t i = s.index;
+  // Its parked frees settled (freed_blocks.h): no later holder of the slot
+  // may come to settle them.
+  if (pool_heap)
+    settle_freed_blocks(s, /*now=*/true);
   LogRing::drain(s); // its last commit's data durable
   holder[i] = nullptr;
   set_epoch(s, pool_epoch.load() | kSlotTaken);

@@ -12,7 +12,7 @@
  *   crash_test.LIB check WORKLOAD --pool PATH    recover, check the state is
  *                        that of the first `done` operations
  *
- * WORKLOAD: bank, list, btree, alloc, big (workload.h). Options:
+ * WORKLOAD: bank, list, btree, alloc, big, reuse (workload.h). Options:
  *   --ops N           operations (transactions) of a run (default 50)
  *   --op-seed S       seed of the operations (default 1)
  *   --dir DIR         work directory (default .)
@@ -59,8 +59,8 @@ PTM_PURE void workload_out_of_memory(const char *what) {
 }
 
 static const struct workload *const workloads[] = {
-    &bank_workload, &list_workload, &btree_workload, &alloc_workload,
-    &big_workload};
+    &bank_workload,  &list_workload, &btree_workload,
+    &alloc_workload, &big_workload,  &reuse_workload};
 
 struct options {
   const char *command, *workload;
@@ -81,7 +81,7 @@ static void usage(const char *argv0) {
           "[--recovery all|K] [--sample-seed S] [--expect-violations]\n"
           "  case:  --at N [--mode none|all|random] [--seed S] "
           "[--recovery-at R]\n"
-          "WORKLOAD: bank list btree alloc big\n",
+          "WORKLOAD: bank list btree alloc big reuse\n",
           argv0);
   exit(2);
 }
@@ -377,7 +377,9 @@ int main(int argc, char **argv) {
     if (!strcmp(workloads[i]->name, o.workload))
       w = workloads[i];
   if (!w) {
-    fprintf(stderr, "%s: unknown workload '%s' (bank, list, btree, alloc)\n",
+    fprintf(stderr,
+            "%s: unknown workload '%s' (bank, list, btree, alloc, big, "
+            "reuse)\n",
             argv[0], o.workload);
     return 2;
   }

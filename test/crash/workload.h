@@ -44,7 +44,7 @@ struct workload {
 };
 
 extern const struct workload bank_workload, list_workload, btree_workload,
-    alloc_workload, big_workload;
+    alloc_workload, big_workload, reuse_workload;
 
 /* Called (uninstrumented) when the pool's heap is exhausted. */
 PTM_PURE void workload_out_of_memory(const char *what);

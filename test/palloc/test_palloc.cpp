@@ -633,6 +633,70 @@ void test_reuse() {
   CHECK(checked(h));
 }
 
+// Parked frees (the log ring's: settled once a replay floor passes the
+// commit that freed, runtime/pool/freed_blocks.h): held back until
+// settle_parked reaches their tag, oldest first, then like settled ones.
+void test_parked_frees() {
+  FormattedHeap heap(2 << 20);
+  PersistentHeap &h = heap.h;
+  reuse_passed = 0;
+  reuse_now = 1;
+  h.set_reuse_gate(&kTestGate);
+  BlockingWriter w;
+  std::vector<void *> ps;
+  for (void *p; (p = h.allocate(64, 0, 2, w));)
+    ps.push_back(p);
+  w.inner.commit();
+  CHECK(ps.size() > 100);
+  CHECK_EQ(h.parked(1), 0u);
+  CHECK_EQ(h.newest_parked_tag(1), 0u);
+
+  // Three commits of arena 1 free a block each and park it behind their
+  // orders 7, 8, 9; a park with nothing freed since parks nothing.
+  void *freed[3] = {ps[3], ps[40], ps.back()};
+  for (unsigned i = 0; i < 3; ++i) {
+    h.release(freed[i], 1, w);
+    w.inner.commit();
+    h.park_frees(1, 7 + i);
+  }
+  h.park_frees(1, 10);
+  CHECK_EQ(h.parked(1), 3u);
+  CHECK_EQ(h.oldest_parked_tag(1), 7u);
+  CHECK_EQ(h.newest_parked_tag(1), 9u);
+  // Held, whatever the epoch: not settled.
+  reuse_passed = 100;
+  reuse_now = 100;
+  CHECK(h.allocate(64, 0, 2, w) == nullptr);
+  CHECK_EQ(w.blocked, 1);
+  // The floor passes 8: the first two settled (stamp 50, passed), the
+  // third still held.
+  h.settle_parked(1, 8, 50);
+  CHECK_EQ(h.parked(1), 1u);
+  CHECK_EQ(h.oldest_parked_tag(1), 9u);
+  void *a = h.allocate(64, 0, 2, w), *b = h.allocate(64, 0, 2, w);
+  CHECK((a == freed[0] && b == freed[1]) || (a == freed[1] && b == freed[0]));
+  CHECK(h.allocate(64, 0, 2, w) == nullptr);
+  w.inner.commit();
+  // At most kMaxParked batches, a ring: fill it past its start.
+  h.settle_parked(1, 9, 60);
+  CHECK_EQ(h.parked(1), 0u);
+  CHECK(h.allocate(64, 0, 2, w) == freed[2]);
+  w.inner.commit();
+  for (unsigned i = 0; i < PersistentHeap::kMaxParked; ++i) {
+    h.release(ps[50 + i], 1, w);
+    w.inner.commit();
+    h.park_frees(1, 20 + i);
+  }
+  CHECK_EQ(h.parked(1), PersistentHeap::kMaxParked);
+  CHECK_EQ(h.newest_parked_tag(1), 20u + PersistentHeap::kMaxParked - 1);
+  h.settle_parked(1, ~uint64_t(0), 70);
+  CHECK_EQ(h.parked(1), 0u);
+  for (unsigned i = 0; i < PersistentHeap::kMaxParked; ++i)
+    CHECK(h.allocate(64, 0, 2, w) != nullptr);
+  w.inner.commit();
+  CHECK(checked(h));
+}
+
 void test_corrupt() {
   FormattedHeap heap(8 << 20);
   Region &r = heap.r;
@@ -1066,6 +1130,7 @@ int main(int argc, char **argv) {
                {"abort", test_abort},
                {"crash", test_crash},
                {"reuse", test_reuse},
+               {"parked-frees", test_parked_frees},
                {"corrupt", test_corrupt},
                {"stress", test_stress},
                {"stress-full", test_stress_full},
