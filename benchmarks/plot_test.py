@@ -17,6 +17,7 @@ RUNS = {
     ("a", "tpcc_hash", "gp_orec_lazy", 1): [140, 150, 160],
     ("a", "tpcc_hash", "pmdk", 1): [40, 50, 60],
     ("a", "tpcc_hash", "romulus", 1): [110, 120, 100],
+    ("a", "tpcc_hash", "quadra_fc", 1): [300, 290, 310],
     ("a", "tpcc_hash", "gcctm", 1): [70, 75, 80],
     ("a", "tpcc_hash", "baseline", 1): [190, 200, 210],
     ("a", "tpcc_hash", "p_orec_lazy", 2): [150, 180, 160],
@@ -75,14 +76,20 @@ def main():
            f"A/B row: {ab[2]}")
     peers = tables["peers"]
     expect(peers.splitlines()[0] == "| bench | threads | best persistent ptm "
-           "| ops/s | vs pmdk | vs romulus | vs gcctm | vs baseline |",
+           "| ops/s | vs pmdk | vs romulus | vs trinity_tl2 | vs trinity_fc "
+           "| vs quadra_fc | vs gcctm | vs baseline |",
            f"peer header:\n{peers}")
-    # 1 thread: best gp 150 vs pmdk 50, romulus 110, gcctm 75, baseline 200
-    expect("| tpcc_hash | 1 | gp_orec_lazy | 150 | 3.00 | 1.36 | 2.00 | 0.75 |"
-           in peers, f"peer row, 1 thread:\n{peers}")
-    # 2 threads: best gp 250 vs pmdk 100; no romulus, gcctm, baseline
-    expect("| tpcc_hash | 2 | gp_orec_lazy | 250 | 2.50 | - | - | - |" in peers,
-           f"peer row, 2 threads:\n{peers}")
+    # 1 thread: best gp 150 vs pmdk 50, romulus 110, quadra_fc 300, gcctm
+    # 75, baseline 200 (no trinity_tl2, trinity_fc)
+    expect("| tpcc_hash | 1 | gp_orec_lazy | 150 | 3.00 | 1.36 | - | - | 0.50 "
+           "| 2.00 | 0.75 |" in peers, f"peer row, 1 thread:\n{peers}")
+    # 2 threads: best gp 250 vs pmdk 100; no other peer
+    expect("| tpcc_hash | 2 | gp_orec_lazy | 250 | 2.50 | - | - | - | - | - "
+           "| - |" in peers, f"peer row, 2 threads:\n{peers}")
+    # A chosen list of peers (scripts/bench.py --evaluate peers).
+    chosen = plot.peer_table(pts, ("quadra_fc", "romulus"))
+    expect("| tpcc_hash | 1 | gp_orec_lazy | 150 | 0.50 | 1.36 |" in chosen,
+           f"chosen peers:\n{chosen}")
     expect("| tpcc_hash | p_orec_lazy | 2 | 160 | 150 | 180 |"
            in tables["medians"], "median table with min and max")
 
@@ -93,8 +100,9 @@ def main():
                                [("b:p_orec_lazy", "a:p_orec_lazy")], 1)
     expect("| a:p_orec_lazy / b:p_orec_lazy | 1.25 |" in tables["ab"],
            f"two-build A/B: {tables['ab']}")
-    expect("| tpcc_hash | 1 | a:gp_orec_lazy | 150 | 3.00 | 1.36 | 2.00 | 0.75 |"
-           in tables["peers"], f"two-build peers:\n{tables['peers']}")
+    expect("| tpcc_hash | 1 | a:gp_orec_lazy | 150 | 3.00 | 1.36 | - | - | "
+           "0.50 | 2.00 | 0.75 |" in tables["peers"],
+           f"two-build peers:\n{tables['peers']}")
 
     # Another metric (STAMP's time_s) drawn against threads.
     timed = [dict(r, time_s=1000.0 / float(r["ops_per_s"])) for r in rows

@@ -26,6 +26,14 @@ runs a preset sweep and writes results/ (--out): runs.csv, README.md
 comparison, the A/B speedups of --ab, targets) and the PNGs of
 scripts/plot.py. Options given explicitly (--bench, --libs, --threads,
 --reps, -d/-n) override the preset.
+
+    TMPDIR=/dev/shm scripts/bench.py --evaluate peers    # about 5 minutes
+
+runs the peer comparison alone (docs/benchmarks.md, "Peers"): hashset,
+rbtree and bptree_insert at 1 and 2 threads, 5 repetitions of 1 s, ptm's
+fastest persistent libraries beside the floor and the hand-annotated peers
+(romulus, trinity_tl2, trinity_fc, quadra_fc), and writes durabletx.md,
+durabletx_runs.csv and durabletx.png into --out.
 """
 import argparse
 import datetime
@@ -166,8 +174,21 @@ QUICK_BENCHES = ["tpcc_hash", "tpcc_bptree", "tatp", "bptree_insert",
                  "bptree_mix", "hashset"]
 
 
+# The peer comparison (--evaluate peers): the hand-annotated persistent TMs
+# run on the same programs (benchmarks/romulus, benchmarks/durabletx) beside
+# ptm's fastest persistent libraries and the floor, on the programs the
+# originals were measured with.
+PEER_BENCHES = ["hashset", "rbtree", "bptree_insert"]
+BEST_PTM = ["ip_cgl_lazy", "ip_rwl_lazy", "ip_orec_lazy"]
+HAND_ANNOTATED = ["romulus", "trinity_tl2", "trinity_fc", "quadra_fc"]
+PEER_LIBS = ["floor", *BEST_PTM, *HAND_ANNOTATED]
+
+
 def preset(name):
     cores = os.cpu_count() or 1
+    if name == "peers":
+        return {"bench": PEER_BENCHES, "libs": PEER_LIBS,
+                "threads": ["1", "2"], "reps": 5, "duration": 1.0}
     if name == "quick":
         return {"bench": QUICK_BENCHES, "threads": ["1", "2"], "reps": 3,
                 "duration": 0.5}
@@ -190,8 +211,8 @@ def main():
                         help="comma-separated benchmarks (default: all built)")
     parser.add_argument("--libs", type=csv_list,
                         help="comma-separated libraries, peers included "
-                        "(baseline, gcctm, pmdk, romulus, floor; default: "
-                        "all built)")
+                        "(baseline, gcctm, pmdk, romulus, trinity_tl2, "
+                        "trinity_fc, quadra_fc, floor; default: all built)")
     parser.add_argument("--threads", type=csv_list)
     parser.add_argument("--reps", type=int)
     mode = parser.add_mutually_exclusive_group()
@@ -205,8 +226,9 @@ def main():
                         "bench-<time>.csv; <out>/runs.csv with --evaluate)")
     parser.add_argument("--env", type=parse_env, action="append", default=[],
                         metavar="NAME=VALUE", help="environment of every run")
-    parser.add_argument("--evaluate", choices=["quick", "full"],
-                        help="run the evaluation preset and write --out")
+    parser.add_argument("--evaluate", choices=["quick", "full", "peers"],
+                        help="run the evaluation preset and write --out "
+                        "(peers: the peer comparison alone)")
     parser.add_argument("--out", type=pathlib.Path, default=ROOT / "results",
                         help="--evaluate: output directory (default results/)")
     parser.add_argument("--ab", action="append", default=[],
@@ -240,14 +262,15 @@ def main():
         if b not in built:
             parser.error(f"benchmark '{b}' is not built "
                          f"(built: {', '.join(sorted(built))})")
-    if args.libs:
+    wanted_libs = args.libs or chosen.get("libs")
+    if wanted_libs:
         for label, _ in builds:
             for b in benches:
-                for lib in args.libs:
+                for lib in wanted_libs:
                     if lib not in found[label].get(b, []):
                         parser.error(f"{b}.{lib} is not built in {label} "
                                      f"(PTM_BENCH_LIBS selects the libraries)")
-        libs = args.libs
+        libs = wanted_libs
     else:
         libs = sorted({lib for f in found.values() for b in benches
                        for lib in f.get(b, [])})
@@ -257,6 +280,8 @@ def main():
             ["-d", str(args.duration or chosen["duration"])])
     if args.csv:
         out = args.csv
+    elif args.evaluate == "peers":
+        out = args.out / "durabletx_runs.csv"
     elif args.evaluate:
         out = args.out / "runs.csv"
     else:
@@ -303,7 +328,11 @@ def main():
     print(f"csv: {out}\n")
     table = median_table(rows)
     print(table)
-    if args.evaluate and rows:
+    if args.evaluate == "peers" and rows:
+        write_peer_report(args, plot, out, rows, mode, extra, command,
+                          time.time() - started, failures,
+                          (load_before, load_average()))
+    elif args.evaluate and rows:
         write_evaluation(args, plot, out, rows, builds, mode, extra, command,
                          time.time() - started, failures,
                          (load_before, load_average()))
@@ -394,12 +423,90 @@ def target_rows(pts):
     # Crafty and sp3 (issue 18) against the orec redo library and PMDK.
     wanted += [(lib, base, "bptree_insert", t) for lib in ("crafty", "sp3")
                for base in ("ip_orec_lazy", "pmdk") for t in (1, 2)]
+    # The fastest of ptm's best libraries against each hand-annotated peer
+    # (issues 15 and 52).
+    for b in PEER_BENCHES:
+        for t in (1, 2):
+            fastest = best_of(pts, BEST_PTM, b, t)
+            if fastest:
+                wanted += [(fastest, peer, b, t) for peer in HAND_ANNOTATED]
     rows = []
     for new, base, b, t in wanted:
         if (b, new, t) in pts and (b, base, t) in pts:
             rows.append((new, base, b, t, pts[(b, new, t)].median /
                          pts[(b, base, t)].median))
     return rows
+
+
+def best_of(pts, libs, bench, threads):
+    """The fastest of LIBS at (bench, threads), or None."""
+    ran = [(pts[(bench, lib, threads)].median, lib) for lib in libs
+           if (bench, lib, threads) in pts]
+    return max(ran)[1] if ran else None
+
+
+def write_peer_report(args, plot, csv_path, rows, mode, extra, command,
+                      seconds, failures, loads):
+    """<out>/durabletx.md and durabletx.png: the peer comparison."""
+    plot.ensure_matplotlib()
+    ok_rows, multi = plot.load(csv_path)
+    pts = plot.points(ok_rows, multi)
+    peers = ("floor", *HAND_ANNOTATED)
+    png = "durabletx.png"
+    drawn = plot.plot_peers(pts, args.out / png, peers,
+                            title="best persistent ptm library vs the "
+                            "hand-annotated PTMs and the floor")
+    libs = [lib for lib in PEER_LIBS if any(k[1] == lib for k in pts)]
+    medians = ["| bench | threads | " + " | ".join(libs) + " |",
+               "|---|---|" + "---:|" * len(libs)]
+    for b in plot.benches_of(pts):
+        for t in plot.threads_in(pts, b):
+            cells = [f"{pts[(b, lib, t)].median:,.0f}" if (b, lib, t) in pts
+                     else "-" for lib in libs]
+            medians.append(f"| {b} | {t} | " + " | ".join(cells) + " |")
+    targets = [f"| {new} / {base} | {b} | {t} | {r:.2f} |"
+               for new, base, b, t, r in target_rows(pts)
+               if base in HAND_ANNOTATED]
+    lines = [
+        "# ptm against the hand-annotated persistent TMs", "",
+        "Generated by `scripts/bench.py --evaluate peers` (docs/benchmarks.md,"
+        " \"Peers\"); do not edit by hand.", "",
+        f"- machine: {machine()}; load average {loads[0]} at the start, "
+        f"{loads[1]} at the end{busy_note(loads)}",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
+        f"- git revision: {git_revision()}",
+        f"- command: `{command}` (pools in "
+        f"{os.environ.get('TMPDIR', '/tmp')}, strict durability)",
+        f"- each run: `<build>/bench/<bench>.<lib> -t THREADS "
+        f"{' '.join(mode + extra)}`; {plot_reps(rows)} repetitions, "
+        f"repetitions outermost",
+        f"- {len(rows)} runs in {seconds / 60:.1f} min, {failures} failed",
+        f"- data: [{csv_path.name}]({csv_path.name})", "",
+        "The peers run the same programs, compiled by the same plugin, under "
+        "their protocols (no recovery; the persistent copy receives every "
+        "store, clwb and sfence): `romulus` (benchmarks/romulus: twin copy, "
+        "4 sfence per writing transaction), `trinity_tl2` (Trinity with a "
+        "volatile replica and TL2 concurrency: 2 sfence), `trinity_fc` "
+        "(Trinity, flat combining: 2 sfence per batch), `quadra_fc` (Quadra, "
+        "flat combining: 1 sfence per batch); benchmarks/durabletx. `floor` "
+        "is one global lock, a clwb per written line and one sfence. This "
+        "machine's memory is not persistent: clwb and sfence run at DRAM "
+        "cost.", ""]
+    if drawn:
+        lines += [f"![{png}]({png})", ""]
+    lines += ["## Medians (ops/s)", "", "\n".join(medians), "",
+              "## Targets: ptm's fastest against each peer", "",
+              "Ratio = ops/s of the fastest of " + ", ".join(BEST_PTM) +
+              " over the peer's; the issue's target is above 1.", "",
+              "| comparison | bench | threads | ratio |", "|---|---|---|---:|",
+              *targets, "",
+              "## Best persistent ptm library against the peers and the "
+              "floor", "", plot.peer_table(pts, peers), "",
+              "## Details (spread, aborts, clwb, sfence)", "",
+              median_table(rows), ""]
+    (args.out / "durabletx.md").write_text("\n".join(lines))
+    print(f"\nwrote {args.out / 'durabletx.md'}" +
+          (f" and {args.out / png}" if drawn else ""))
 
 
 def write_evaluation(args, plot, csv_path, rows, builds, mode, extra,
@@ -438,7 +545,10 @@ def write_evaluation(args, plot, csv_path, rows, builds, mode, extra,
         "-fgnu-tm, volatile), `pmdk` (libpmemobj, persistent, "
         "PMEM_IS_PMEM_FORCE=1), `romulus` (Romulus's twin-copy protocol, "
         "4 sfence per writing transaction, run on the same program: "
-        "benchmarks/romulus/romulus_policy.h). This machine's memory is not persistent: "
+        "benchmarks/romulus/romulus_policy.h), `trinity_tl2`, `trinity_fc` "
+        "and `quadra_fc` (Trinity and Quadra with a volatile replica, 2, 2 "
+        "and 1 sfence per transaction or batch: benchmarks/durabletx). "
+        "This machine's memory is not persistent: "
         "clwb and sfence run at DRAM cost (no PTM_NVM_LATENCY_NS).", ""]
     for png in pngs:
         lines += [f"![{png}]({png})", ""]

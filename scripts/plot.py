@@ -8,8 +8,8 @@ Writes into DIR:
                 library (median, bars from min to max): Figures 2/3 of the
                 paper
   peers.png     per benchmark and thread count: the best persistent ptm
-                library against the PMDK peer, the GCC TM peer and the
-                baseline
+                library against the peers (PMDK, Romulus, Trinity and
+                Quadra, GCC TM) and the baseline
   speedup.png   with --ab: the speedups of the A/B table (Tables II-V)
 and prints the Markdown tables (medians with spread, peers, A/B speedups).
 
@@ -29,7 +29,10 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from sweeplib import doc_parser  # noqa: E402
 
-PEERS = ("pmdk", "romulus", "gcctm", "baseline")
+# The peers a ptm library is compared with: systems a user could pick
+# instead (benchmarks/peers, romulus, durabletx, gcctm) and the baseline.
+DURABLETX_PEERS = ("trinity_tl2", "trinity_fc", "quadra_fc")
+PEERS = ("pmdk", "romulus", *DURABLETX_PEERS, "gcctm", "baseline")
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
@@ -133,7 +136,7 @@ def fmt_ratio(x):
     return "-" if x != x else f"{x:.2f}"
 
 
-def peer_rows(pts):
+def peer_rows(pts, peers=PEERS):
     """[(bench, threads, best, best_median, {peer: ratio})]"""
     out = []
     for b in benches_of(pts):
@@ -145,18 +148,18 @@ def peer_rows(pts):
             prefix = s.rsplit(":", 1)[0] + ":" if ":" in s else ""
             ratios = {peer: ratio(p.median, pts[(b, prefix + peer, t)].median)
                       if (b, prefix + peer, t) in pts else float("nan")
-                      for peer in PEERS}
+                      for peer in peers}
             out.append((b, t, s, p.median, ratios))
     return out
 
 
-def peer_table(pts):
+def peer_table(pts, peers=PEERS):
     lines = ["| bench | threads | best persistent ptm | ops/s | " +
-             " | ".join(f"vs {peer}" for peer in PEERS) + " |",
-             "|---|---|---|---:|" + "---:|" * len(PEERS)]
-    for b, t, s, m, r in peer_rows(pts):
+             " | ".join(f"vs {peer}" for peer in peers) + " |",
+             "|---|---|---|---:|" + "---:|" * len(peers)]
+    for b, t, s, m, r in peer_rows(pts, peers):
         lines.append(f"| {b} | {t} | {s} | {m:,.0f} | " +
-                     " | ".join(fmt_ratio(r[peer]) for peer in PEERS) + " |")
+                     " | ".join(fmt_ratio(r[peer]) for peer in peers) + " |")
     return "\n".join(lines)
 
 
@@ -226,13 +229,15 @@ def plot_scaling(pts, path, ylabel="ops/s"):
     plt.close(fig)
 
 
-def plot_peers(pts, path):
+def plot_peers(pts, path, peers=PEERS,
+               title="best persistent ptm library vs the peers and the "
+               "baseline"):
     import matplotlib.pyplot as plt
-    rows = peer_rows(pts)
+    rows = peer_rows(pts, peers)
     if not rows:
         return False
     labels = [f"{b}\n{t} thr" for b, t, _, _, _ in rows]
-    names = ["best ptm", *PEERS]
+    names = ["best ptm", *peers]
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows)), 4.5))
     width = 0.8 / len(names)
     for i, name in enumerate(names):
@@ -247,7 +252,7 @@ def plot_peers(pts, path):
     ax.set_xticklabels(labels, fontsize=7)
     ax.set_yscale("log")
     ax.set_ylabel("ops/s (median, log scale)")
-    ax.set_title("best persistent ptm library vs PMDK, GCC TM, baseline")
+    ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
