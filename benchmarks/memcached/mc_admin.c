@@ -122,7 +122,7 @@ struct cachedump {
 
 static int cachedump_one(mc_conn *c, const mc_dump_entry *e, void *ctx) {
   struct cachedump *d = ctx;
-  if (mc_store_class_of(mc_item_size(e->nkey, e->nbytes)) != d->cls)
+  if (mc_store_class_of(e->size) != d->cls)
     return 1;
   mc_outf(c, "ITEM %.*s [%" PRIu64 " b; %lld s]\r\n", (int)e->nkey, e->key,
           e->nbytes, (long long)e->exptime);
@@ -198,7 +198,7 @@ static int metadump_one(mc_conn *c, const mc_dump_entry *e, void *ctx) {
   (void)ctx;
   char key[3 * MC_KEY_MAX + 1];
   uri_encode(e->key, e->nkey, key);
-  uint64_t size = mc_item_size(e->nkey, e->nbytes);
+  uint64_t size = e->size;
   mc_outf(c,
           "key=%s exp=%lld la=%lld cas=%" PRIu64
           " fetch=no cls=%d size=%" PRIu64 " flags=%" PRIu32 " \n",

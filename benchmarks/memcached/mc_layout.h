@@ -4,7 +4,8 @@
  *
  * An item's key and value bytes never change after the transaction that
  * created it committed: set, append, incr... build a new item and replace
- * the old one. Only the header fields marked "mutable" are written later.
+ * the old one. Only the header fields marked "mutable" and an item's client
+ * cas (below) are written later.
  */
 #ifndef MC_LAYOUT_H
 #define MC_LAYOUT_H
@@ -12,6 +13,11 @@
 #include <stdint.h>
 
 #define MC_ROOT_MAGIC 0x31764d4450544d63ull /* "cMTPDMv1" */
+/* A pool whose items may carry a client cas (MC_ITEM_CLIENT_CAS): the root
+ * gets this magic in the transaction that stores the first one, so that a
+ * ptm-memcached that knows only v1 refuses the pool rather than miscount
+ * its items; a v1 pool is a v2 pool without client cas values. */
+#define MC_ROOT_MAGIC_V2 0x32764d4450544d63ull /* "cMTPDMv2" */
 
 typedef struct mc_item {
   struct mc_item *hnext;    /* mutable: hash chain */
@@ -20,7 +26,7 @@ typedef struct mc_item {
   int64_t exptime;          /* mutable (touch): absolute, 0 never */
   int64_t last_access;      /* mutable: last LRU bump */
   int64_t stored;           /* time of the store */
-  uint64_t cas;             /* unique per store, > 0 */
+  uint64_t cas;             /* mutable (md I): store order, unique, > 0 */
   uint64_t hash;            /* mc_hash of the key */
   uint64_t nbytes;          /* value length */
   uint16_t nkey;            /* key length, 1..MC_KEY_MAX */
@@ -75,14 +81,27 @@ typedef struct mc_root {
 enum {
   MC_ITEM_FETCHED = 1,    /* read since it was stored (mg h) */
   MC_ITEM_TOKEN_SENT = 2, /* a client won the right to recache it (W) */
-  MC_ITEM_STALE = 4       /* invalidated by md I: served with X */
+  MC_ITEM_STALE = 4,      /* invalidated by md I: served with X */
+  /* The meta E flag: the cas clients see is the 8 bytes after the value
+   * (mutable: md I), not CAS, which stays the store order that flush_all
+   * and the recovery check use. The block is 8 bytes longer. */
+  MC_ITEM_CLIENT_CAS = 8
 };
+/* The bits the meta protocol reports (h, Z, X). */
+#define MC_ITEM_PROTOCOL_BITS                                                  \
+  (MC_ITEM_FETCHED | MC_ITEM_TOKEN_SENT | MC_ITEM_STALE)
 
 /* An old bucket whose chain has moved into the grown table. */
 #define MC_MOVED ((mc_item *)1)
 
 static inline uint64_t mc_item_size(uint64_t nkey, uint64_t nbytes) {
   return sizeof(mc_item) + nkey + nbytes;
+}
+
+/* The size of IT's block. */
+static inline uint64_t mc_item_bytes(const mc_item *it) {
+  return mc_item_size(it->nkey, it->nbytes) +
+         (it->state & MC_ITEM_CLIENT_CAS ? sizeof(uint64_t) : 0);
 }
 
 #endif /* MC_LAYOUT_H */

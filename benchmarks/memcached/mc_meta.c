@@ -152,6 +152,11 @@ static int flag_u64(const mc_token *t, uint64_t *out) {
   return t->n >= 2 && mc_tok_u64(&rest, out);
 }
 
+/* E: the cas a changed item gets (cas values are > 0: E0 is refused). */
+static int flag_ecas(const mc_token *t, uint64_t *out) {
+  return flag_u64(t, out) && *out != 0;
+}
+
 static void out_key(mc_conn *c, const meta_req *m) {
   mc_out_str(c, " k");
   if (m->binary)
@@ -217,6 +222,12 @@ static void cmd_mg(mc_conn *c, mc_token *tok, int ntok) {
       else
         o.recache = 1, o.recache_exptime = mc_now() + v;
       break;
+    case 'E': /* the cas of an item N creates */
+      if (!flag_ecas(t, &o.vivify_cas)) {
+        mc_out_str(c, "CLIENT_ERROR bad token in command line format\r\n");
+        return;
+      }
+      break;
     case 'u':
       o.no_bump = 1;
       break;
@@ -227,6 +238,8 @@ static void cmd_mg(mc_conn *c, mc_token *tok, int ntok) {
       break;
     }
   }
+  if (!o.vivify)
+    o.vivify_cas = 0;
   mc_meta_item r;
   mc_meta_get(m.key, m.nkey, &o, c->scratch, &r);
   if (mc_watching(MC_WATCH_FETCHERS))
@@ -344,7 +357,7 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
   uint32_t flags = 0;
   int64_t exptime = 0, vivify_exptime = 0;
   int have_cas = 0, invalidate = 0, vivify = 0;
-  uint64_t cas_in = 0;
+  uint64_t cas_in = 0, ecas = 0;
   for (int i = 0; i < m.nflags; i++) {
     const mc_token *t = &m.flags[i];
     int64_t v;
@@ -361,6 +374,9 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
     case 'C':
       ok = flag_u64(t, &cas_in);
       have_cas = 1;
+      break;
+    case 'E':
+      ok = flag_ecas(t, &ecas);
       break;
     case 'I':
       invalidate = 1;
@@ -430,13 +446,13 @@ static int64_t cmd_ms(mc_conn *c, mc_token *tok, int ntok, const char *value,
   uint32_t prior;
   mc_result r =
       mc_meta_set(m.key, m.nkey, op, flags, exptime, value, (size_t)len,
-                  have_cas, cas_in, invalidate, &cas_out, &prior);
+                  have_cas, cas_in, invalidate, ecas, &cas_out, &prior);
   if (r == MC_NOT_STORED && vivify && (op == MC_APPEND || op == MC_PREPEND) &&
       MC_PRIOR_STATUS(prior) != MC_PRIOR_FOUND)
     /* N: the missing item is created with the data (a concurrent store
      * in between makes this add fail: NS, as if it had come first) */
     r = mc_meta_set(m.key, m.nkey, MC_ADD, flags, vivify_exptime, value,
-                    (size_t)len, 0, 0, invalidate, &cas_out, &prior);
+                    (size_t)len, 0, 0, invalidate, ecas, &cas_out, &prior);
   if (mc_watching(MC_WATCH_FETCHERS | MC_WATCH_MUTATIONS))
     mc_watch_store(c->fd, m.key, m.nkey, have_cas && op == MC_SET ? MC_CAS : op,
                    r, exptime, (uint64_t)len, prior);
@@ -479,13 +495,15 @@ static void cmd_md(mc_conn *c, mc_token *tok, int ntok) {
     mc_out_str(c, err);
     return;
   }
-  int have_cas = 0, invalidate = 0, touch = 0;
-  uint64_t cas_in = 0;
-  int64_t exptime = 0;
+  int have_cas = 0, invalidate = 0, touch = 0, remove_value = 0;
+  uint64_t cas_in = 0, ecas = 0;
+  int64_t exptime = 0, flags = 0;
   for (int i = 0; i < m.nflags; i++) {
     const mc_token *t = &m.flags[i];
     int64_t v;
-    if (t->s[0] == 'C' && !(have_cas = flag_u64(t, &cas_in))) {
+    if ((t->s[0] == 'C' && !(have_cas = flag_u64(t, &cas_in))) ||
+        (t->s[0] == 'E' && !flag_ecas(t, &ecas)) ||
+        (t->s[0] == 'F' && !flag_num(t, 0, UINT32_MAX, &flags))) {
       mc_out_str(c, "CLIENT_ERROR bad token in command line format\r\n");
       return;
     } else if (t->s[0] == 'T') {
@@ -497,11 +515,14 @@ static void cmd_md(mc_conn *c, mc_token *tok, int ntok) {
       exptime = mc_expiry(v);
     } else if (t->s[0] == 'I') {
       invalidate = 1;
+    } else if (t->s[0] == 'x') {
+      remove_value = 1;
     }
   }
   uint64_t removed;
-  mc_result r = mc_meta_delete(m.key, m.nkey, have_cas, cas_in, invalidate,
-                               touch, exptime, &removed);
+  mc_result r =
+      mc_meta_delete(m.key, m.nkey, have_cas, cas_in, invalidate, touch,
+                     exptime, remove_value, (uint32_t)flags, ecas, &removed);
   if (r == MC_OK && !invalidate)
     mc_watch_deletion(m.key, m.nkey, 1, removed);
   if (r == MC_OK)
@@ -510,6 +531,10 @@ static void cmd_md(mc_conn *c, mc_token *tok, int ntok) {
     MC_COUNT(delete_misses, 1);
   if (m.quiet && (r == MC_OK || r == MC_NOT_FOUND))
     return;
+  if (r == MC_NO_MEMORY) { /* x, or I with E: no room for the new item */
+    mc_out_str(c, "SERVER_ERROR out of memory\r\n");
+    return;
+  }
   mc_out_str(c, r == MC_OK ? "HD" : r == MC_EXISTS ? "EX" : "NF");
   out_common(c, &m, 0, 0);
   mc_out_str(c, "\r\n");
@@ -523,7 +548,7 @@ static void cmd_ma(mc_conn *c, mc_token *tok, int ntok) {
     return;
   }
   int incr = 1, create = 0, have_cas = 0, touch = 0, want_value = 0;
-  uint64_t delta = 1, initial = 0, cas_in = 0;
+  uint64_t delta = 1, initial = 0, cas_in = 0, ecas = 0;
   int64_t create_exptime = 0, touch_exptime = 0;
   for (int i = 0; i < m.nflags; i++) {
     const mc_token *t = &m.flags[i];
@@ -549,6 +574,9 @@ static void cmd_ma(mc_conn *c, mc_token *tok, int ntok) {
     case 'C':
       ok = have_cas = flag_u64(t, &cas_in);
       break;
+    case 'E':
+      ok = flag_ecas(t, &ecas);
+      break;
     case 'M':
       ok = t->n == 2 && strchr("IiDd+-", t->s[1]);
       incr = ok && strchr("Ii+", t->s[1]) != NULL;
@@ -567,7 +595,7 @@ static void cmd_ma(mc_conn *c, mc_token *tok, int ntok) {
   uint64_t value = 0, cas = 0;
   mc_result r =
       mc_meta_arith(m.key, m.nkey, incr, delta, create, initial, create_exptime,
-                    have_cas, cas_in, touch, touch_exptime, &value, &cas);
+                    have_cas, cas_in, touch, touch_exptime, ecas, &value, &cas);
   if (r == MC_NON_NUMERIC) {
     mc_out_str(c, "CLIENT_ERROR cannot increment or decrement non-numeric "
                   "value\r\n");

@@ -96,6 +96,28 @@ __attribute__((noinline)) PTM_PURE static size_t format_counter(uint64_t v,
   return n;
 }
 
+/* The 8 bytes after IT's value: its client cas (MC_ITEM_CLIENT_CAS), read
+ * and written a byte at a time (they need not be aligned). */
+static uint64_t client_cas(const mc_item *it) {
+  const unsigned char *p =
+      (const unsigned char *)it->data + it->nkey + it->nbytes;
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--)
+    v = v << 8 | p[i];
+  return v;
+}
+
+static void set_client_cas(mc_item *it, uint64_t v) {
+  unsigned char *p = (unsigned char *)it->data + it->nkey + it->nbytes;
+  for (int i = 0; i < 8; i++, v >>= 8)
+    p[i] = (unsigned char)v;
+}
+
+/* The cas clients see: the client's (meta E), else the store order. */
+static uint64_t item_cas(const mc_item *it) {
+  return it->state & MC_ITEM_CLIENT_CAS ? client_cas(it) : it->cas;
+}
+
 static int item_dead(const mc_root *r, const mc_item *it, int64_t now) {
   if (it->exptime != 0 && it->exptime <= now)
     return 1;
@@ -148,7 +170,7 @@ PTM_PURE int mc_store_class_of(uint64_t size) {
 }
 
 static mc_class *class_for(mc_root *r, const mc_item *it) {
-  return &r->classes[mc_store_class_of(mc_item_size(it->nkey, it->nbytes))];
+  return &r->classes[mc_store_class_of(mc_item_bytes(it))];
 }
 
 /* ---- The hash table ------------------------------------------------------
@@ -234,7 +256,7 @@ static void remove_item(mc_root *r, mc_item **pp) {
   mc_item *it = *pp;
   *pp = it->hnext;
   lru_remove(r, it);
-  uint64_t size = mc_item_size(it->nkey, it->nbytes);
+  uint64_t size = mc_item_bytes(it);
   r->mem_used -= size;
   r->curr_items--;
   mc_class *k = class_for(r, it);
@@ -410,6 +432,7 @@ struct op_args {
   size_t nkey;
   uint64_t hv;
   int *retry;
+  uint64_t ecas; /* the meta E flag: the new item's client cas; 0 none */
 };
 
 /* The pool has no block of SIZE bytes: evicts from the LRU tail (never KEEP;
@@ -427,7 +450,7 @@ static int evict_for_pool(mc_root *r, const mc_item *keep, int evict,
       t = t->lru_prev;
     if (!t)
       break;
-    uint64_t bytes = mc_item_size(t->nkey, t->nbytes);
+    uint64_t bytes = mc_item_bytes(t);
     if (!evict_one(r, keep, evict, now))
       break;
     freed += bytes;
@@ -437,15 +460,17 @@ static int evict_for_pool(mc_root *r, const mc_item *keep, int evict,
 }
 
 /* Allocates and fills a new item for A's key whose value is HEAD then TAIL,
- * replacing OLD (or NULL), and links it at the LRU head. Returns its cas, or
- * 0 when there is no room (MC_NO_MEMORY). */
-static uint64_t put_item(const struct op_args *a, uint32_t flags,
+ * replacing OLD (or NULL), and links it at the LRU head; ECAS (0: none) is
+ * its client cas (MC_ITEM_CLIENT_CAS). Returns it, or NULL when there is no
+ * room (MC_NO_MEMORY). */
+static mc_item *put_item(const struct op_args *a, uint32_t flags,
                          int64_t exptime, const char *head, size_t nhead,
-                         const char *tail, size_t ntail, mc_item *old) {
+                         const char *tail, size_t ntail, mc_item *old,
+                         uint64_t ecas) {
   mc_root *r = a->root;
   uint64_t nbytes = nhead + ntail;
-  uint64_t size = mc_item_size(a->nkey, nbytes);
-  uint64_t credit = old ? mc_item_size(old->nkey, old->nbytes) : 0;
+  uint64_t size = mc_item_size(a->nkey, nbytes) + (ecas ? sizeof(uint64_t) : 0);
+  uint64_t credit = old ? mc_item_bytes(old) : 0;
   reclaim_tail(r, old, a->now);
   if (!make_room(r, size, credit, old, a->limit, a->evict, a->now))
     return 0;
@@ -456,7 +481,7 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
      * a new transaction (mc_store ...); nothing to evict: out of memory. */
     if (a->retry && evict_for_pool(r, old, a->evict, a->now, size))
       *a->retry = 1;
-    return 0;
+    return NULL;
   }
   it->exptime = exptime;
   it->stored = a->now;
@@ -470,6 +495,12 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
   memcpy(it->data + a->nkey, head, nhead);
   if (ntail)
     memcpy(it->data + a->nkey + nhead, tail, ntail);
+  if (ecas) {
+    it->state = MC_ITEM_CLIENT_CAS;
+    set_client_cas(it, ecas);
+    if (r->magic != MC_ROOT_MAGIC_V2)
+      r->magic = MC_ROOT_MAGIC_V2;
+  }
   if (old) {
     /* OLD's link, found now: eviction may have changed its chain */
     mc_item **oldpp = link_of(r, old);
@@ -495,7 +526,7 @@ static uint64_t put_item(const struct op_args *a, uint32_t flags,
   k->number++;
   k->bytes += size;
   k->stored++;
-  return it->cas;
+  return it;
 }
 
 /* A result and a 64-bit figure: returned in registers (16 bytes). */
@@ -549,7 +580,7 @@ static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
   case MC_CAS:
     if (!old)
       return (struct tx_result){0, MC_NOT_FOUND, prior};
-    if (old->cas != cas_in)
+    if (item_cas(old) != cas_in)
       return (struct tx_result){0, MC_EXISTS, prior};
     break;
   case MC_SET:
@@ -572,11 +603,14 @@ static struct tx_result store_tx(const struct op_args *a, mc_store_op op,
   }
   if (mc_item_size(a->nkey, nhead + ntail) > a->item_max)
     return (struct tx_result){0, MC_TOO_LARGE, prior};
-  uint64_t cas = put_item(a, flags, exptime, head, nhead, tail, ntail, old);
-  return (struct tx_result){cas, cas ? MC_OK : MC_NO_MEMORY, prior};
+  mc_item *it =
+      put_item(a, flags, exptime, head, nhead, tail, ntail, old, a->ecas);
+  return it ? (struct tx_result){item_cas(it), MC_OK, prior}
+            : (struct tx_result){0, MC_NO_MEMORY, prior};
 }
 
-/* A get's result: cas 0 means a miss (every stored item has a cas > 0). */
+/* A get's result: cas 0 means a miss (every stored item has a cas > 0, a
+ * client cas too: E0 is refused). */
 struct get_result {
   uint64_t cas;
   uint32_t flags;
@@ -597,7 +631,7 @@ static struct get_result get_tx(mc_root *r, const char *key, size_t nkey,
     lru_push(r, it, now);
   }
   copy_out(out, it->data + it->nkey, it->nbytes);
-  return (struct get_result){it->cas, it->flags, (uint32_t)it->nbytes};
+  return (struct get_result){item_cas(it), it->flags, (uint32_t)it->nbytes};
 }
 
 /* A delete's result and the removed item's value length. */
@@ -671,7 +705,7 @@ static struct arith_result arith_tx(const struct op_args *a, int incr,
     if (!create)
       return (struct arith_result){MC_NOT_FOUND, 0};
     v = initial;
-  } else if (m->have_cas && old->cas != m->cas_in) {
+  } else if (m->have_cas && item_cas(old) != m->cas_in) {
     return (struct arith_result){MC_EXISTS, 0};
   } else {
     struct counter c = old->nbytes > 20 + 4
@@ -685,9 +719,9 @@ static struct arith_result arith_tx(const struct op_args *a, int incr,
     exptime = m->touch ? m->touch_exptime : old->exptime;
   }
   size_t n = format_counter(v, digits);
-  uint64_t cas = put_item(a, flags, exptime, digits, n, NULL, 0, old);
-  return cas ? (struct arith_result){v, cas}
-             : (struct arith_result){MC_NO_MEMORY, 0};
+  mc_item *it = put_item(a, flags, exptime, digits, n, NULL, 0, old, a->ecas);
+  return it ? (struct arith_result){v, item_cas(it)}
+            : (struct arith_result){MC_NO_MEMORY, 0};
 }
 
 static void flush_tx(mc_root *r, int64_t now, int64_t delay) {
@@ -752,7 +786,7 @@ int mc_store_class_stats(mc_class_stats out[64]) {
 
 /* 0 ok, 1 created, -1 foreign root, -2 no memory */
 static int init_tx(mc_root *r, uint64_t nbuckets) {
-  if (r->magic == MC_ROOT_MAGIC)
+  if (r->magic == MC_ROOT_MAGIC || r->magic == MC_ROOT_MAGIC_V2)
     return 0;
   if (r->magic != 0)
     return -1;
@@ -911,19 +945,20 @@ static void meta_get_tx(const struct op_args *a, const mc_meta_get_opts *o,
   mc_item *it = pp ? *pp : NULL;
   int created = 0, won = 0;
   if (!it && o->vivify) {
-    /* an empty item whose creator is told to fill it (W) */
-    if (put_item(a, 0, o->vivify_exptime, "", 0, NULL, 0, NULL) == 0) {
+    /* an empty item whose creator is told to fill it (W); A->ecas: mg's E,
+     * which only such an item takes */
+    if (!(it = put_item(a, 0, o->vivify_exptime, "", 0, NULL, 0, NULL,
+                        a->ecas))) {
       meta_fill(res, 0, 0, 0, 0, 0, 0, 0, 0, 0);
       return;
     }
-    it = r->lru_head;
     created = won = 1;
   }
   if (!it) {
     meta_fill(res, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     return;
   }
-  uint32_t state = created ? 0 : it->state;
+  uint32_t state = created ? 0 : it->state & MC_ITEM_PROTOCOL_BITS;
   int64_t last_access = it->last_access;
   if (o->touch)
     it->exptime = o->touch_exptime;
@@ -934,7 +969,7 @@ static void meta_get_tx(const struct op_args *a, const mc_meta_get_opts *o,
       won = 1;
   }
   /* u: neither bumped nor marked fetched (memcached's no-update) */
-  uint16_t next = (uint16_t)(state | (o->no_bump ? 0 : MC_ITEM_FETCHED) |
+  uint16_t next = (uint16_t)(it->state | (o->no_bump ? 0 : MC_ITEM_FETCHED) |
                              (won ? MC_ITEM_TOKEN_SENT : 0));
   if (it->state != next)
     it->state = next;
@@ -944,7 +979,7 @@ static void meta_get_tx(const struct op_args *a, const mc_meta_get_opts *o,
   }
   if (o->want_value)
     copy_out(out, it->data + it->nkey, it->nbytes);
-  meta_fill(res, 1, created, won, state, it->flags, it->cas, it->nbytes,
+  meta_fill(res, 1, created, won, state, it->flags, item_cas(it), it->nbytes,
             it->exptime, last_access);
 }
 
@@ -952,6 +987,7 @@ void mc_meta_get(const char *key, size_t nkey, const mc_meta_get_opts *o,
                  char *out, mc_meta_item *res) {
   int retry;
   struct op_args a = op_args_of(key, nkey, &retry);
+  a.ecas = o->vivify_cas;
   do {
     retry = 0;
     PTM_BEGIN();
@@ -972,26 +1008,28 @@ static struct tx_result meta_set_tx(const struct op_args *a, mc_store_op op,
   mc_item **pp = lookup(r, a->key, a->nkey, a->hv, a->now);
   mc_item *old = pp ? *pp : NULL;
   uint16_t keep = 0;
-  if (have_cas && old && invalidate && cas_in < old->cas &&
+  if (have_cas && old && invalidate && cas_in < item_cas(old) &&
       (old->state & MC_ITEM_STALE)) {
-    keep = old->state;
+    keep = old->state & MC_ITEM_PROTOCOL_BITS;
     exptime = old->exptime;
-    cas_in = old->cas;
+    cas_in = item_cas(old);
   }
   /* a cas applies to a set; the other modes keep their own condition */
   struct tx_result t = store_tx(a, have_cas && op == MC_SET ? MC_CAS : op,
                                 flags, exptime, data, ndata, cas_in);
   if (t.result == MC_OK && keep)
-    r->lru_head->state = keep;
+    r->lru_head->state |= keep;
   return t;
 }
 
 mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
                       uint32_t flags, int64_t exptime, const char *data,
                       size_t ndata, int have_cas, uint64_t cas_in,
-                      int invalidate, uint64_t *cas_out, uint32_t *prior) {
+                      int invalidate, uint64_t ecas, uint64_t *cas_out,
+                      uint32_t *prior) {
   int retry;
   struct op_args a = op_args_of(key, nkey, &retry);
+  a.ecas = ecas;
   int watch = mc_watching(MC_WATCH_EVICTIONS) != 0;
   struct tx_result res;
   do {
@@ -1012,38 +1050,96 @@ mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
   return res.result;
 }
 
-/* md: delete, or with INVALIDATE mark stale (a new TTL when TOUCH). */
-/* md's result; VALUE: the removed item's value length (0 when marked
- * stale instead). */
+/* md's options besides the cas: I, T, x (with F). */
+struct meta_delete_args {
+  int invalidate, touch, remove_value;
+  uint32_t flags;
+  int64_t touch_exptime;
+};
+
+/* md: delete; with X->remove_value (x) replace the value with an empty one
+ * (flags X->flags, TTL X->touch_exptime or none) that keeps the item's cas
+ * (A->ecas: E's); with X->invalidate (I) mark the item stale (a new TTL
+ * with X->touch) and give it a new cas: E's, else the next in the store
+ * order, as memcached bumps it. VALUE: the removed value's length (0 when
+ * only marked stale). */
 static struct tx_result meta_delete_tx(const struct op_args *a, int have_cas,
-                                       uint64_t cas_in, int invalidate,
-                                       int touch, int64_t touch_exptime) {
+                                       uint64_t cas_in,
+                                       const struct meta_delete_args *x) {
   mc_root *r = a->root;
   mc_item **pp = lookup(r, a->key, a->nkey, a->hv, a->now);
   if (!pp)
     return (struct tx_result){0, MC_NOT_FOUND, 0};
   mc_item *it = *pp;
-  if (have_cas && it->cas != cas_in)
+  if (have_cas && item_cas(it) != cas_in)
     return (struct tx_result){0, MC_EXISTS, 0};
-  if (!invalidate) {
-    uint64_t nbytes = it->nbytes;
+  uint64_t nbytes = it->nbytes;
+  if (!x->invalidate && !x->remove_value) {
     remove_item(r, pp);
     return (struct tx_result){nbytes, MC_OK, 0};
   }
-  it->state = (uint16_t)((it->state | MC_ITEM_STALE) & ~MC_ITEM_TOKEN_SENT);
-  if (touch)
-    it->exptime = touch_exptime;
-  return (struct tx_result){0, MC_OK, 0};
+  uint16_t state = it->state;
+  if (x->remove_value) {
+    int client = (state & MC_ITEM_CLIENT_CAS) != 0;
+    uint64_t order = it->cas;
+    uint64_t ecas = a->ecas ? a->ecas : client ? item_cas(it) : 0;
+    mc_item *n = put_item(a, x->flags, x->touch ? x->touch_exptime : 0, "", 0,
+                          NULL, 0, it, ecas);
+    if (!n)
+      return (struct tx_result){0, MC_NO_MEMORY, 0};
+    if (!ecas)
+      n->cas = order; /* the item's cas is kept (its own was freed) */
+    it = n;
+    state = n->state;
+    if (!x->invalidate)
+      return (struct tx_result){nbytes, MC_OK, 0};
+  } else if (a->ecas && !(state & MC_ITEM_CLIENT_CAS)) {
+    /* no room for a client cas: the item is made again with one (not a
+     * new store for the statistics) */
+    mc_item *n = put_item(a, it->flags, it->exptime, it->data + it->nkey,
+                          it->nbytes, NULL, 0, it, a->ecas);
+    if (!n)
+      return (struct tx_result){0, MC_NO_MEMORY, 0};
+    r->total_items--;
+    class_for(r, n)->stored--;
+    it = n;
+    state |= MC_ITEM_CLIENT_CAS;
+  }
+  if (!a->ecas) {
+    it->cas = ++r->cas_counter;
+    if (state & MC_ITEM_CLIENT_CAS)
+      set_client_cas(it, it->cas);
+  } else if (client_cas(it) != a->ecas) {
+    set_client_cas(it, a->ecas);
+  }
+  it->state = (uint16_t)((state | MC_ITEM_STALE) & ~MC_ITEM_TOKEN_SENT);
+  if (x->touch)
+    it->exptime = x->touch_exptime;
+  return (struct tx_result){x->remove_value ? nbytes : 0, MC_OK, 0};
 }
 
 mc_result mc_meta_delete(const char *key, size_t nkey, int have_cas,
                          uint64_t cas_in, int invalidate, int touch,
-                         int64_t touch_exptime, uint64_t *removed) {
-  struct op_args a = op_args_of(key, nkey, NULL); /* never allocates */
+                         int64_t touch_exptime, int remove_value,
+                         uint32_t flags, uint64_t ecas, uint64_t *removed) {
+  int retry;
+  struct op_args a = op_args_of(key, nkey, &retry);
+  /* a removed item takes no cas */
+  a.ecas = invalidate || remove_value ? ecas : 0;
+  const struct meta_delete_args x = {invalidate, touch, remove_value, flags,
+                                     touch_exptime};
+  int watch = mc_watching(MC_WATCH_EVICTIONS) != 0;
   struct tx_result res;
-  PTM_BEGIN();
-  res = meta_delete_tx(&a, have_cas, cas_in, invalidate, touch, touch_exptime);
-  PTM_END();
+  do {
+    retry = 0;
+    PTM_BEGIN();
+    if (watch)
+      evict_notes_reset();
+    res = meta_delete_tx(&a, have_cas, cas_in, &x);
+    PTM_END();
+    if (watch)
+      evict_notes_publish();
+  } while (retry);
   *removed = res.value;
   return res.result;
 }
@@ -1051,9 +1147,11 @@ mc_result mc_meta_delete(const char *key, size_t nkey, int have_cas,
 mc_result mc_meta_arith(const char *key, size_t nkey, int incr, uint64_t delta,
                         int create, uint64_t initial, int64_t create_exptime,
                         int have_cas, uint64_t cas_in, int touch,
-                        int64_t touch_exptime, uint64_t *value, uint64_t *cas) {
+                        int64_t touch_exptime, uint64_t ecas, uint64_t *value,
+                        uint64_t *cas) {
   int retry;
   struct op_args a = op_args_of(key, nkey, &retry);
+  a.ecas = ecas;
   char digits[24];
   struct arith_result res;
   const struct meta_arith_args m = {have_cas, cas_in, touch, touch_exptime};
@@ -1081,7 +1179,8 @@ mc_result mc_meta_arith(const char *key, size_t nkey, int incr, uint64_t delta,
 
 __attribute__((noinline)) PTM_PURE static void
 dump_fill(mc_dump_entry *e, const char *key, uint32_t nkey, uint32_t flags,
-          int64_t exptime, int64_t last_access, uint64_t cas, uint64_t nbytes) {
+          int64_t exptime, int64_t last_access, uint64_t cas, uint64_t nbytes,
+          uint64_t size) {
   memcpy(e->key, key, nkey);
   e->nkey = nkey;
   e->flags = flags;
@@ -1089,6 +1188,7 @@ dump_fill(mc_dump_entry *e, const char *key, uint32_t nkey, uint32_t flags,
   e->last_access = last_access;
   e->cas = cas;
   e->nbytes = nbytes;
+  e->size = size;
 }
 
 struct walk_step {
@@ -1112,7 +1212,7 @@ static struct walk_step dump_tx(mc_root *r, uint64_t first, mc_dump_entry *out,
     for (mc_item *it = *head; it && n < max; it = it->hnext)
       if (!item_dead(r, it, now))
         dump_fill(&out[n++], it->data, it->nkey, it->flags, it->exptime,
-                  it->last_access, it->cas, it->nbytes);
+                  it->last_access, item_cas(it), it->nbytes, mc_item_bytes(it));
   }
   return (struct walk_step){b < chains ? b : UINT64_MAX, n, 0};
 }
@@ -1411,7 +1511,8 @@ static int check_structure(mc_root *r, mc_class *classes, char *err,
     for (const mc_item *it = head ? *head : NULL; it; it = it->hnext) {
       if (it->nkey == 0 || it->nkey > MC_KEY_MAX || !item_placed(r, it, k) ||
           mc_hash(it->data, it->nkey) != it->hash || it->cas == 0 ||
-          it->cas > r->cas_counter) {
+          it->cas > r->cas_counter ||
+          ((it->state & MC_ITEM_CLIENT_CAS) && r->magic != MC_ROOT_MAGIC_V2)) {
         snprintf(err, errlen, "damaged item in %s bucket %llu",
                  k < r->nbuckets ? "hash" : "old hash",
                  (unsigned long long)(k < r->nbuckets ? k : k - r->nbuckets));
@@ -1419,7 +1520,7 @@ static int check_structure(mc_root *r, mc_class *classes, char *err,
       }
       if (++count > r->curr_items)
         break;
-      uint64_t size = mc_item_size(it->nkey, it->nbytes);
+      uint64_t size = mc_item_bytes(it);
       bytes += size;
       mc_class *k = &classes[mc_store_class_of(size)];
       k->number++;

@@ -176,10 +176,12 @@ int mc_store_set_mem_limit(uint64_t bytes);
 /* ---- The meta protocol (mc_meta.c) ---- */
 
 /* mg's options: T (new TTL), N (create a missing item, empty, with this
- * TTL), R (win the recache when the TTL is below), u (no LRU bump), v. */
+ * TTL), R (win the recache when the TTL is below), u (no LRU bump), v, E
+ * (the cas of an item N creates; 0 none). */
 typedef struct mc_meta_get_opts {
   int touch, vivify, recache, no_bump, want_value;
   int64_t touch_exptime, vivify_exptime, recache_exptime; /* absolute */
+  uint64_t vivify_cas;
 } mc_meta_get_opts;
 
 /* What mg learned: STATE is the item's MC_ITEM_* bits before this request
@@ -194,23 +196,33 @@ typedef struct mc_meta_item {
 /* mg: one transaction; the value (with want_value) is copied into OUT. */
 void mc_meta_get(const char *key, size_t nkey, const mc_meta_get_opts *o,
                  char *out, mc_meta_item *res);
-/* ms: OP, with HAVE_CAS a cas store of CAS_IN; INVALIDATE: I; *PRIOR as
- * mc_store's. */
+/* The meta E flag (ECAS below; 0: none): the cas a changed item gets is
+ * the client's, kept beside the store order (mc_layout.h,
+ * MC_ITEM_CLIENT_CAS); cas values are > 0, so E0 is refused. */
+
+/* ms: OP, with HAVE_CAS a cas store of CAS_IN; INVALIDATE: I; ECAS: E;
+ * *PRIOR as mc_store's. */
 mc_result mc_meta_set(const char *key, size_t nkey, mc_store_op op,
                       uint32_t flags, int64_t exptime, const char *data,
                       size_t ndata, int have_cas, uint64_t cas_in,
-                      int invalidate, uint64_t *cas_out, uint32_t *prior);
-/* md: delete, or mark stale with INVALIDATE (and a new TTL with TOUCH).
- * *REMOVED: the value length of an item it removed, else 0. */
+                      int invalidate, uint64_t ecas, uint64_t *cas_out,
+                      uint32_t *prior);
+/* md: delete; with REMOVE_VALUE (x) replace the value with an empty one
+ * (FLAGS, the TTL TOUCH_EXPTIME with TOUCH, else none) keeping the cas (or
+ * ECAS); with INVALIDATE (I) mark stale (and a new TTL with TOUCH), the
+ * item then getting a new cas, ECAS or the next one. *REMOVED: the value
+ * length of an item it removed or emptied, else 0. */
 mc_result mc_meta_delete(const char *key, size_t nkey, int have_cas,
                          uint64_t cas_in, int invalidate, int touch,
-                         int64_t touch_exptime, uint64_t *removed);
+                         int64_t touch_exptime, int remove_value,
+                         uint32_t flags, uint64_t ecas, uint64_t *removed);
 /* ma: incr/decr, with HAVE_CAS only if the item's cas is CAS_IN, and a new
- * TTL with TOUCH. */
+ * TTL with TOUCH; ECAS: the new value's cas. */
 mc_result mc_meta_arith(const char *key, size_t nkey, int incr, uint64_t delta,
                         int create, uint64_t initial, int64_t create_exptime,
                         int have_cas, uint64_t cas_in, int touch,
-                        int64_t touch_exptime, uint64_t *value, uint64_t *cas);
+                        int64_t touch_exptime, uint64_t ecas, uint64_t *value,
+                        uint64_t *cas);
 
 /* One live item's metadata (cachedump, lru_crawler metadump). */
 typedef struct mc_dump_entry {
@@ -218,6 +230,7 @@ typedef struct mc_dump_entry {
   uint32_t nkey, flags;
   int64_t exptime, last_access; /* unix seconds; exptime 0: never */
   uint64_t cas, nbytes;
+  uint64_t size; /* the item's block (mc_item_bytes) */
 } mc_dump_entry;
 
 /* Copies the live items of the hash buckets from *CURSOR on into OUT (at

@@ -24,6 +24,26 @@ def run(cmd, timeout=120):
     return p.returncode, p.stdout + p.stderr
 
 
+# memccapable's two ascii delete tests send `delete KEY 10` and want
+# memcached's old answer (CLIENT_ERROR: no hold time); memcached 1.6.45's
+# parser ignores the argument and deletes (proto_parser.c), and fails the
+# two tests as ptm-memcached does, which gives 1.6.45's answers. Every other
+# test must pass.
+OLD_DELETE_TESTS = ("ascii delete", "ascii delete noreply")
+
+
+def memccapable_as_memcached(out):
+    passed = set(re.findall(r"^((?:ascii|binary) [a-z ]*?)\s+\[pass\]$", out,
+                            re.M))
+    m = re.search(r"(\d+) of (\d+) tests failed", out)
+    if not m:
+        return "All tests passed" in out
+    failed, total = int(m.group(1)), int(m.group(2))
+    return (failed == len(OLD_DELETE_TESTS) and
+            len(passed) == total - failed and
+            not any(t in passed for t in OLD_DELETE_TESTS))
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tools = {t: shutil.which(t) for t in ("memccapable", "memcslap",
@@ -41,7 +61,7 @@ def main():
             code, out = run([tools["memccapable"], "-h", "127.0.0.1", "-p",
                              str(s.port), "-t", "60"])  # I/O hang deadline
             print(out.strip().splitlines()[-1], flush=True)
-            check(code == 0 and "[FAIL]" not in out,
+            check(memccapable_as_memcached(out),
                   f"memccapable: exit {code}\n{out}")
 
             for binary in ([], ["--binary"]):

@@ -1118,6 +1118,119 @@ def test_full_pool(exe, pool_dir, persistent):
     eq(code, 0, "-M full pool: clean exit")
 
 
+def mg_flag(line, flag):
+    """The token of return flag FLAG in an mg/ms/ma reply line."""
+    for tok in line.split()[1:]:
+        if tok[:1] == flag.encode():
+            return tok[1:].decode()
+    raise AssertionError(f"no {flag} in {line!r}")
+
+
+def test_meta_client_cas(c):
+    """The meta E flag: a cas the client chooses, kept beside the store
+    order (flush_all and the recovery check); md I's new cas; md x."""
+    eq(c.cmd("ms ce 2 E973\r\nji\r\n"), b"HD", "ms E")
+    eq(mg_flag(c.cmd("mg ce c\r\n"), "c"), "973", "mg c: the client's cas")
+    eq(c.gets("ce"), (0, b"ji", 973), "gets: the client's cas")
+    eq(c.cmd("me ce\r\n").split()[4], b"cas=973", "me: the client's cas")
+    eq(c.cmd("ms ce 2 c C974 E5\r\nxx\r\n"), b"EX c0",
+       "ms C compares the client's cas")
+    eq(c.cmd("ms ce 2 c C973 E4000\r\nlo\r\n"), b"HD c4000",
+       "ms C then E: the new item's cas")
+    eq(c.set("ce", "cs", cas=4000, op="cas"), b"STORED",
+       "the text cas command compares the client's cas")
+    cas = c.gets("ce")[2]
+    check(cas != 4000, "a store without E: a cas from the store order")
+    for line in ("ms ce 1 E0\r\nx\r\n", "ms ce 1 Ex\r\nx\r\n"):
+        eq(c.cmd(line), b"CLIENT_ERROR bad token in command line format",
+           f"refused: {line.split(chr(13))[0]}")
+    eq(c.cmd("md ce E0\r\n"), b"CLIENT_ERROR bad token in command line format",
+       "md E0 refused")
+    # mg: E only for the item N creates
+    line = c.cmd("mg mge s c v N30 t E9876\r\n")
+    eq((mg_flag(line, "c"), line.split()[-1]), ("9876", b"W"),
+       "mg N E: the created item's cas")
+    c.line()
+    eq(mg_flag(c.cmd("mg mge c E5\r\n"), "c"), "9876",
+       "mg E on a present item: ignored")
+    # md I: stale with a new cas, E's or the next one
+    eq(c.cmd("ms mde 2\r\nmE\r\n"), b"HD", "ms without E")
+    old = int(mg_flag(c.cmd("mg mde c\r\n"), "c"))
+    eq(c.cmd(f"md mde C{old} E5678 I\r\n"), b"HD", "md C E I")
+    line = c.cmd("mg mde c v\r\n")
+    eq((mg_flag(line, "c"), line.split()[-2:]), ("5678", [b"X", b"W"]),
+       "md I E: stale, the client's cas")
+    eq(c.line(), b"mE", "md I E keeps the value")
+    eq(c.cmd("md mde E6000 I\r\n"), b"HD", "md I E again (in place)")
+    eq(mg_flag(c.cmd("mg mde c\r\n"), "c"), "6000", "the second E")
+    eq(c.cmd("md mde I\r\n"), b"HD", "md I without E")
+    bumped = int(mg_flag(c.cmd("mg mde c\r\n"), "c"))
+    check(bumped not in (6000, old), "md I without E: a new cas")
+    eq(c.cmd("ms mdi 1\r\na\r\n"), b"HD", "ms")
+    old = int(mg_flag(c.cmd("mg mdi c\r\n"), "c"))
+    eq(c.cmd("md mdi I\r\n"), b"HD", "md I")
+    check(int(mg_flag(c.cmd("mg mdi c\r\n"), "c")) > old,
+          "md I: the next cas, as memcached bumps it")
+    eq(c.cmd(f"ms mdi 1 C{old}\r\nb\r\n"), b"EX",
+       "ms C with the cas before md I")
+    # ma: E on the created and on the incremented value
+    line = c.cmd("ma mae v N0 c E4321 J5\r\n")
+    eq((mg_flag(line, "c"), c.line()), ("4321", b"5"), "ma N E")
+    line = c.cmd("ma mae C4321 c v\r\n")
+    eq(c.line(), b"6", "ma C compares the client's cas")
+    check(mg_flag(line, "c") != "4321", "ma without E: a new cas")
+    line = c.cmd("ma mae c v E8765\r\n")
+    eq((mg_flag(line, "c"), c.line()), ("8765", b"7"), "ma E")
+    # md x: the value emptied, the cas kept (or E's)
+    eq(c.cmd("ms mdx 2 T50 E77\r\nmx\r\n"), b"HD", "ms")
+    eq(c.cmd("md mdx x\r\n"), b"HD", "md x")
+    line = c.cmd("mg mdx v c t\r\n")
+    eq((line.split()[1], mg_flag(line, "c"), mg_flag(line, "t"), c.line()),
+       (b"0", "77", "-1", b""), "md x: empty, the same cas, no TTL")
+    eq(c.cmd("ms mdx 2 T50\r\nmz\r\n"), b"HD", "ms")
+    eq(c.cmd("md mdx x I E78\r\n"), b"HD", "md x I E")
+    line = c.cmd("mg mdx v c\r\n")
+    eq((mg_flag(line, "c"), line.split()[-2:], c.line()),
+       ("78", [b"X", b"W"], b""), "md x I: empty, stale, E's cas")
+    # flush_all goes by the store order, whatever the client's cas
+    eq(c.cmd("ms fhi 1 E18446744073709551615\r\na\r\n"), b"HD", "E 2^64-1")
+    eq(c.cmd("flush_all\r\n"), b"OK", "flush_all")
+    eq(c.cmd("mg fhi v\r\n"), b"EN", "flushed despite a high client cas")
+    eq(c.cmd("ms flo 1 E1\r\nb\r\n"), b"HD", "E1 after flush_all")
+    eq(c.cmd("mg flo c\r\n"), b"HD c1", "not flushed despite a low cas")
+
+
+def test_client_cas_restart(exe, pool_dir):
+    """Client cas values are in the pool: bytes counted, kept on restart."""
+    pool = os.path.join(pool_dir, "ecas.pool")
+    s = Server(exe, "-t", "2", pool=pool)
+    c = s.connect()
+    eq(c.cmd("ms a 3\r\nabc\r\n"), b"HD", "ms")
+    plain = int(c.stats()["bytes"])
+    eq(c.cmd("ms a 3 E77\r\nabc\r\n"), b"HD", "ms E")
+    eq(int(c.stats()["bytes"]), plain + 8, "a client cas: 8 bytes more")
+    eq(c.cmd("ms b 1\r\nb\r\n"), b"HD", "ms")
+    eq(c.cmd("md b I E88\r\n"), b"HD", "md I E (the item made again)")
+    eq(c.cmd("ma n N0 J1 E99\r\n"), b"HD", "ma N E")
+    persistent = c.stats()["ptm_persistent"] == "1"
+    before = c.stats()
+    code, _ = s.stop()
+    eq(code, 0, "SIGTERM: clean exit")
+    if not persistent:
+        return
+    s = Server(exe, "-t", "2", pool=pool)
+    try:
+        c = s.connect()
+        after = c.stats()
+        eq((after["ptm_recovered_items"], after["bytes"]),
+           ("3", before["bytes"]), "restart: the items and their bytes")
+        eq(c.gets("a"), (0, b"abc", 77), "restart: a's client cas")
+        eq(c.cmd("mg b c\r\n"), b"HD c88 X W", "restart: b stale, cas 88")
+        eq(c.gets("n"), (0, b"1", 99), "restart: n's client cas")
+    finally:
+        s.stop()
+
+
 def test_restart(exe, pool_dir):
     pool = os.path.join(pool_dir, "restart.pool")
     s = Server(exe, "-t", "2", pool=pool)
@@ -1543,6 +1656,8 @@ def main():
             test_memcached_replies(s, item_max)
             print("test_meta", flush=True)
             test_meta(s.connect())
+            print("test_meta_client_cas", flush=True)
+            test_meta_client_cas(s.connect())
             test_quit(s)
             eq(s.proc.poll(), None, "server alive after every test")
         finally:
@@ -1556,6 +1671,7 @@ def main():
         test_full_pool(exe, d, persistent)
         print("test_restart", flush=True)
         test_restart(exe, d)
+        test_client_cas_restart(exe, d)
         print("test_hash_growth", flush=True)
         test_hash_growth(exe, d, persistent)
         print("test_size_classes", flush=True)
