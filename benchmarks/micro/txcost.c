@@ -39,8 +39,7 @@ static int parse_mode(int opt, const char *arg) {
   else if (!strcmp(arg, "call"))
     mode = MODE_CALL;
   else {
-    fprintf(stderr, "txcost: -m '%s' is not empty, read, write or call\n",
-            arg);
+    fprintf(stderr, "txcost: -m '%s' is not empty, read, write or call\n", arg);
     return 0;
   }
   return 1;
