@@ -644,12 +644,18 @@ def test_meta(c):
 def test_unix_socket_udp_auth(exe, d):
     """-s (UNIX socket, -a mask), -U (UDP) and -Y (ASCII authentication)."""
     path = os.path.join(d, "mc.sock")
-    p = subprocess.Popen([exe, "-s", path, "-a", "600"],
+    # -v: the server says "listening on PATH" once it listens (the file
+    # exists from bind() on, a moment before listen(): a connect then would
+    # be refused)
+    p = subprocess.Popen([exe, "-v", "-s", path, "-a", "600"],
                          stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 120
-        while not os.path.exists(path) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        log = []
+        while not log or f"listening on {path} " not in log[-1]:
+            line = p.stderr.readline()
+            if not line:
+                raise RuntimeError(f"-s {path}: no start-up line: {log}")
+            log.append(line)
         eq(oct(os.stat(path).st_mode & 0o777), "0o600", "-a 600: mode")
         u = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         u.settimeout(60)
@@ -666,12 +672,16 @@ def test_unix_socket_udp_auth(exe, d):
         p.wait(timeout=30)
     check(not os.path.exists(path), "the socket is removed at exit")
 
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    probe.bind(("127.0.0.1", 0))
-    udp_port = probe.getsockname()[1]
-    probe.close()
-    s = Server(exe, "-U", str(udp_port))
+    # -U -1: a UDP port the system chooses, announced after the TCP one (a
+    # port probed free here could be taken by another program before the
+    # server binds it)
+    s = Server(exe, "-U", "-1")
     try:
+        line = s.proc.stderr.readline()
+        s.log.append(line)
+        m = re.search(r"UDP on \S+ port (\d+)", line)
+        check(m is not None, f"-U -1: the UDP port announced ({line!r})")
+        udp_port = int(m.group(1)) if m else 0
         c = s.connect()
         c.set("uk", "udpvalue")
         u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
