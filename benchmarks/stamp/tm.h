@@ -6,11 +6,15 @@
  * called from there), so the TM_SHARED_READ/WRITE barriers become plain
  * accesses and the per-transaction argument (TM_ARG...) disappears.
  *
- * Memory: TM_MALLOC/TM_FREE and P_MALLOC/P_FREE are ptm_malloc/ptm_free:
- * the persistent pool with a persistent library (transactional inside a
- * transaction, so an aborted attempt's allocations are released), the
- * volatile heap with an STM library, plain malloc/free in the baseline
- * build. SEQ_MALLOC/SEQ_FREE are the ordinary heap (thread-private data).
+ * Memory, as STAMP defines the macros: TM_MALLOC/TM_FREE are the TM's heap,
+ * ptm_malloc/ptm_free: the persistent pool with a persistent library
+ * (transactional inside a transaction, so an aborted attempt's allocations
+ * are released; an allocation of its own outside one), the volatile heap
+ * with an STM library, plain malloc/free in the baseline build. The shared
+ * data of our ports comes from it, also when the sequential phase builds
+ * it. P_MALLOC/P_FREE ("memory inside the parallel region": a thread's
+ * private data, such as labyrinth's grid copy) and SEQ_MALLOC/SEQ_FREE are
+ * the ordinary heap: nothing about them is made durable (docs/stamp.md).
  *
  * Built with -DPTM_BASELINE (no plugin), the API comes from
  * benchmarks/common/baseline_ptm.h: one global lock, no persistence.
@@ -84,8 +88,8 @@
 /* Memory. */
 #define SEQ_MALLOC(size) malloc(size)
 #define SEQ_FREE(ptr) free(ptr)
-#define P_MALLOC(size) ptm_malloc(size)
-#define P_FREE(ptr) ptm_free(ptr)
+#define P_MALLOC(size) malloc(size)
+#define P_FREE(ptr) free(ptr)
 #define TM_MALLOC(size) ptm_malloc(size)
 #define TM_FREE(ptr) ptm_free(ptr)
 

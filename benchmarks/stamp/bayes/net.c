@@ -7,21 +7,21 @@
 #include "tm.h"
 
 net_t *net_alloc(long num_var) {
-  net_t *n = P_MALLOC(sizeof *n);
+  net_t *n = TM_MALLOC(sizeof *n);
   if (!n)
     return NULL;
   n->num_var = num_var;
-  n->vars = P_MALLOC((size_t)num_var * sizeof *n->vars);
+  n->vars = TM_MALLOC((size_t)num_var * sizeof *n->vars);
   if (!n->vars) {
-    P_FREE(n);
+    TM_FREE(n);
     return NULL;
   }
   for (long v = 0; v < num_var; v++) {
     net_var_t *x = &n->vars[v];
     x->num_parents = x->num_children = x->learned = 0;
     x->score = 0;
-    x->parents = P_MALLOC((size_t)num_var * sizeof(long));
-    x->children = P_MALLOC((size_t)num_var * sizeof(long));
+    x->parents = TM_MALLOC((size_t)num_var * sizeof(long));
+    x->children = TM_MALLOC((size_t)num_var * sizeof(long));
     if (!x->parents || !x->children) {
       n->num_var = v + 1;
       net_free(n);
@@ -36,12 +36,12 @@ void net_free(net_t *n) {
     return;
   for (long v = 0; v < n->num_var; v++) {
     if (n->vars[v].parents)
-      P_FREE(n->vars[v].parents);
+      TM_FREE(n->vars[v].parents);
     if (n->vars[v].children)
-      P_FREE(n->vars[v].children);
+      TM_FREE(n->vars[v].children);
   }
-  P_FREE(n->vars);
-  P_FREE(n);
+  TM_FREE(n->vars);
+  TM_FREE(n);
 }
 
 int net_has_edge(const net_t *n, long from, long to) {

@@ -8,7 +8,7 @@
 
 segments_t *segments_create(long geneLength, long segmentLength,
                             long numSegment, unsigned long seed) {
-  segments_t *s = P_MALLOC(sizeof *s);
+  segments_t *s = TM_MALLOC(sizeof *s);
   random_t *r = random_alloc();
   if (!s || !r)
     return NULL;
@@ -16,10 +16,10 @@ segments_t *segments_create(long geneLength, long segmentLength,
   s->geneLength = geneLength;
   s->segmentLength = segmentLength;
   s->numSegment = numSegment;
-  s->gene = P_MALLOC((size_t)geneLength + 1);
-  s->strings = P_MALLOC((size_t)numSegment * sizeof(char *));
+  s->gene = TM_MALLOC((size_t)geneLength + 1);
+  s->strings = TM_MALLOC((size_t)numSegment * sizeof(char *));
   /* One block for all samples. */
-  char *block = P_MALLOC((size_t)numSegment * (size_t)(segmentLength + 1));
+  char *block = TM_MALLOC((size_t)numSegment * (size_t)(segmentLength + 1));
   if (!s->gene || !s->strings || !block)
     return NULL;
   static const char bases[4] = {'a', 'c', 'g', 't'};

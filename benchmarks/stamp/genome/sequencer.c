@@ -37,14 +37,14 @@ static bool_t same_chars(const char *a, const char *b, long n) {
 }
 
 sequencer_t *sequencer_alloc(segments_t *segments) {
-  sequencer_t *s = P_MALLOC(sizeof *s);
+  sequencer_t *s = TM_MALLOC(sizeof *s);
   if (!s)
     return NULL;
   s->segments = segments;
   s->numBucket = segments->geneLength;
   s->uniqueSegments =
       hashtable_alloc(s->numBucket, hash_segment, compare_segment);
-  s->startTable = P_MALLOC((size_t)s->numBucket * sizeof(list_t *));
+  s->startTable = TM_MALLOC((size_t)s->numBucket * sizeof(list_t *));
   if (!s->uniqueSegments || !s->startTable)
     return NULL;
   for (long b = 0; b < s->numBucket; b++)
@@ -80,7 +80,7 @@ static void remove_duplicates(sequencer_t *s) {
 /* Thread 0, between barriers: one construct entry per unique sample. */
 static bool_t make_entries(sequencer_t *s) {
   s->numUnique = hashtable_getSize(s->uniqueSegments);
-  s->entries = P_MALLOC((size_t)s->numUnique * sizeof *s->entries);
+  s->entries = TM_MALLOC((size_t)s->numUnique * sizeof *s->entries);
   if (!s->entries)
     return FALSE;
   long i = 0, bucket = 0;

@@ -5,7 +5,7 @@
 #include "tm.h"
 
 decoder_t *decoder_alloc(void) {
-  decoder_t *d = P_MALLOC(sizeof *d);
+  decoder_t *d = TM_MALLOC(sizeof *d);
   if (!d)
     return NULL;
   d->fragmentedMap = MAP_ALLOC(NULL, NULL);

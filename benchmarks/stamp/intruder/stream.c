@@ -25,7 +25,7 @@ static bool_t fragment(queue_t *q, random_t *r, long flowId, const char *data,
   long n = (long)(random_generate(r) % (unsigned long)length) + 1;
   for (long f = 0; f < n; f++) {
     long lo = length * f / n, hi = length * (f + 1) / n;
-    packet_t *p = P_MALLOC(sizeof *p + (size_t)(hi - lo));
+    packet_t *p = TM_MALLOC(sizeof *p + (size_t)(hi - lo));
     if (!p)
       return FALSE;
     p->flowId = flowId;
@@ -41,7 +41,7 @@ static bool_t fragment(queue_t *q, random_t *r, long flowId, const char *data,
 
 stream_t *stream_create(long numFlow, long percentAttack, long maxDataLength,
                         unsigned long seed) {
-  stream_t *s = P_MALLOC(sizeof *s);
+  stream_t *s = TM_MALLOC(sizeof *s);
   random_t *r = random_alloc();
   char *data = SEQ_MALLOC((size_t)maxDataLength + 64);
   if (!s || !r || !data)

@@ -6,8 +6,8 @@
 #include "tm.h"
 
 static float **alloc_matrix(long rows, long cols) {
-  float **m = P_MALLOC((size_t)rows * sizeof(float *));
-  float *block = P_MALLOC((size_t)(rows * cols) * sizeof(float));
+  float **m = TM_MALLOC((size_t)rows * sizeof(float *));
+  float *block = TM_MALLOC((size_t)(rows * cols) * sizeof(float));
   if (!m || !block)
     return NULL;
   for (long i = 0; i < rows; i++)
@@ -16,13 +16,13 @@ static float **alloc_matrix(long rows, long cols) {
 }
 
 static void free_matrix(float **m) {
-  P_FREE(m[0]);
-  P_FREE(m);
+  TM_FREE(m[0]);
+  TM_FREE(m);
 }
 
 kmeans_t *kmeans_alloc(float **features, long numObjects, long numAttributes,
                        long numClusters, float threshold) {
-  kmeans_t *k = P_MALLOC(sizeof *k);
+  kmeans_t *k = TM_MALLOC(sizeof *k);
   if (!k)
     return NULL;
   k->numObjects = numObjects;
@@ -30,10 +30,10 @@ kmeans_t *kmeans_alloc(float **features, long numObjects, long numAttributes,
   k->numClusters = numClusters;
   k->threshold = threshold;
   k->features = features;
-  k->membership = P_MALLOC((size_t)numObjects * sizeof(long));
+  k->membership = TM_MALLOC((size_t)numObjects * sizeof(long));
   k->clusters = alloc_matrix(numClusters, numAttributes);
   k->newCenters = alloc_matrix(numClusters, numAttributes);
-  k->newCentersLen = P_MALLOC((size_t)numClusters * sizeof(long));
+  k->newCentersLen = TM_MALLOC((size_t)numClusters * sizeof(long));
   if (!k->membership || !k->clusters || !k->newCenters || !k->newCentersLen)
     return NULL;
   for (long i = 0; i < numObjects; i++)
@@ -53,11 +53,11 @@ kmeans_t *kmeans_alloc(float **features, long numObjects, long numAttributes,
 }
 
 void kmeans_free(kmeans_t *k) {
-  P_FREE(k->membership);
+  TM_FREE(k->membership);
   free_matrix(k->clusters);
   free_matrix(k->newCenters);
-  P_FREE(k->newCentersLen);
-  P_FREE(k);
+  TM_FREE(k->newCentersLen);
+  TM_FREE(k);
 }
 
 /* The centre nearest to POINT (squared Euclidean distance). */

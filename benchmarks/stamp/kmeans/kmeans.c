@@ -128,8 +128,8 @@ static float **read_points(long *numObjects, long *numAttributes) {
     }
   }
   fclose(f);
-  float **features = P_MALLOC((size_t)n * sizeof(float *));
-  float *block = P_MALLOC((size_t)(n * d) * sizeof(float));
+  float **features = TM_MALLOC((size_t)n * sizeof(float *));
+  float *block = TM_MALLOC((size_t)(n * d) * sizeof(float));
   if (!features || !block) {
     fprintf(stderr, "kmeans: out of memory (PTM_POOL_SIZE?)\n");
     exit(1);

@@ -6,17 +6,17 @@
 #include "tm.h"
 
 grid_t *grid_alloc(long width, long height, long depth, int shared) {
-  grid_t *g = shared ? P_MALLOC(sizeof *g) : malloc(sizeof *g);
+  grid_t *g = shared ? TM_MALLOC(sizeof *g) : malloc(sizeof *g);
   if (!g)
     return NULL;
   g->width = width;
   g->height = height;
   g->depth = depth;
   size_t bytes = (size_t)grid_size(g) * sizeof(long);
-  g->points = shared ? P_MALLOC(bytes) : malloc(bytes);
+  g->points = shared ? TM_MALLOC(bytes) : malloc(bytes);
   if (!g->points) {
     if (shared)
-      P_FREE(g);
+      TM_FREE(g);
     else
       free(g);
     return NULL;
@@ -30,8 +30,8 @@ void grid_free(grid_t *g, int shared) {
   if (!g)
     return;
   if (shared) {
-    P_FREE(g->points);
-    P_FREE(g);
+    TM_FREE(g->points);
+    TM_FREE(g);
   } else {
     free(g->points);
     free(g);

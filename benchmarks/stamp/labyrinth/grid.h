@@ -1,6 +1,6 @@
 /*
  * grid.h - labyrinth's 3-D routing grid: one long per point, in x-fastest
- * order. The shared grid lives in the pool (P_MALLOC); each router thread
+ * order. The shared grid lives in the pool (TM_MALLOC); each router thread
  * has a private grid of the same shape for its expansion.
  *
  * Values of the shared grid:
@@ -34,7 +34,7 @@ typedef struct grid {
   long *points;              /* width * height * depth values */
 } grid_t;
 
-/* A grid of the given shape with every point GRID_EMPTY, from P_MALLOC
+/* A grid of the given shape with every point GRID_EMPTY, from TM_MALLOC
  * (shared != 0) or the private heap; NULL if out of memory. */
 grid_t *grid_alloc(long width, long height, long depth, int shared);
 void grid_free(grid_t *g, int shared);

@@ -114,7 +114,7 @@ maze_t *maze_read(const char *file, long num_threads) {
     fprintf(stderr, "labyrinth: cannot open input '%s'\n", file);
     return NULL;
   }
-  maze_t *m = P_MALLOC(sizeof *m);
+  maze_t *m = TM_MALLOC(sizeof *m);
   if (!m) {
     fclose(in);
     fprintf(stderr, "labyrinth: out of memory\n");
@@ -127,10 +127,10 @@ maze_t *maze_read(const char *file, long num_threads) {
     /* Pairs, queue and path lists move into the pool. */
     maze_pair_t *heap_pairs = m->pairs;
     size_t bytes = (size_t)(m->num_pairs ? m->num_pairs : 1) * sizeof *m->pairs;
-    m->pairs = P_MALLOC(bytes);
+    m->pairs = TM_MALLOC(bytes);
     m->work = queue_alloc(m->num_pairs + 1);
     m->num_threads = num_threads;
-    m->paths_by_thread = P_MALLOC((size_t)num_threads * sizeof(path_t *));
+    m->paths_by_thread = TM_MALLOC((size_t)num_threads * sizeof(path_t *));
     if (!m->pairs || !m->work || !m->paths_by_thread) {
       fprintf(stderr, "labyrinth: out of memory\n");
       ok = 0;
@@ -162,18 +162,18 @@ void maze_free(maze_t *m) {
       path_t *p = m->paths_by_thread[t];
       while (p) {
         path_t *next = p->next;
-        P_FREE(p);
+        TM_FREE(p);
         p = next;
       }
     }
-    P_FREE(m->paths_by_thread);
+    TM_FREE(m->paths_by_thread);
   }
   if (m->work)
     queue_free(m->work);
   if (m->pairs)
-    P_FREE(m->pairs);
+    TM_FREE(m->pairs);
   grid_free(m->grid, 1);
-  P_FREE(m);
+  TM_FREE(m);
 }
 
 static long check_error(const char *what, long pair) {

@@ -85,14 +85,14 @@ edges_t *gen_edges(const gen_params_t *p) {
     }
   }
 #undef WEIGHT
-  edges_t *e = P_MALLOC(sizeof *e);
+  edges_t *e = TM_MALLOC(sizeof *e);
   if (!e)
     return NULL;
   e->numVertices = n;
   e->numEdges = b.n;
-  e->start = P_MALLOC((size_t)b.n * sizeof(long));
-  e->end = P_MALLOC((size_t)b.n * sizeof(long));
-  e->weight = P_MALLOC((size_t)b.n * sizeof(long));
+  e->start = TM_MALLOC((size_t)b.n * sizeof(long));
+  e->end = TM_MALLOC((size_t)b.n * sizeof(long));
+  e->weight = TM_MALLOC((size_t)b.n * sizeof(long));
   if (!e->start || !e->end || !e->weight)
     return NULL;
   /* Shuffle the edge order so that threads' shares mix cliques. */

@@ -7,7 +7,7 @@
 #include "tm.h"
 
 static long *alloc_longs(long n) {
-  long *a = P_MALLOC((size_t)(n > 0 ? n : 1) * sizeof(long));
+  long *a = TM_MALLOC((size_t)(n > 0 ? n : 1) * sizeof(long));
   if (a)
     for (long i = 0; i < n; i++)
       a[i] = 0;
@@ -15,7 +15,7 @@ static long *alloc_longs(long n) {
 }
 
 graph_t *graph_alloc(edges_t *edges) {
-  graph_t *g = P_MALLOC(sizeof *g);
+  graph_t *g = TM_MALLOC(sizeof *g);
   if (!g)
     return NULL;
   long n = edges->numVertices, m = edges->numEdges;

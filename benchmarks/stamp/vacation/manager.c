@@ -6,7 +6,7 @@
 #include "tm.h"
 
 manager_t *manager_alloc(void) {
-  manager_t *m = P_MALLOC(sizeof *m);
+  manager_t *m = TM_MALLOC(sizeof *m);
   if (!m)
     return NULL;
   for (int t = 0; t < NUM_RESERVATION_TYPE; t++)

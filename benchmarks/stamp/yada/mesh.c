@@ -242,7 +242,7 @@ static int build(mesh_t *m, const input_t *in, const char *prefix,
       b = c;
       c = t;
     }
-    element_t *e = P_MALLOC(sizeof *e);
+    element_t *e = TM_MALLOC(sizeof *e);
     if (!e) {
       fprintf(stderr, "yada: out of memory\n");
       ok = 0;
@@ -287,7 +287,7 @@ static int build(mesh_t *m, const input_t *in, const char *prefix,
                        a, b, in->base);
       break;
     }
-    element_t *seg = P_MALLOC(sizeof *seg);
+    element_t *seg = TM_MALLOC(sizeof *seg);
     if (!seg) {
       fprintf(stderr, "yada: out of memory\n");
       ok = 0;
@@ -329,7 +329,7 @@ static int build(mesh_t *m, const input_t *in, const char *prefix,
 mesh_t *mesh_read(const char *prefix, double min_angle) {
   input_t in;
   memset(&in, 0, sizeof in);
-  mesh_t *m = P_MALLOC(sizeof *m);
+  mesh_t *m = TM_MALLOC(sizeof *m);
   if (!m) {
     fprintf(stderr, "yada: out of memory\n");
     return NULL;
