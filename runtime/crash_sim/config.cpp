@@ -54,6 +54,8 @@ const char *mutation_name(Mutation m) {
     return "drop-sync";
   case Mutation::UnflushedExtension:
     return "unflushed-extension";
+  case Mutation::EarlyReuse:
+    return "early-reuse";
   case Mutation::UnawaitedCommit:
     break;
   }
@@ -111,6 +113,8 @@ bool read_config(Config *out, std::string *error) {
       c.mutation = Mutation::UnflushedExtension;
     else if (kind == "unawaited-commit" && !colon)
       c.mutation = Mutation::UnawaitedCommit;
+    else if (kind == "early-reuse" && !colon)
+      c.mutation = Mutation::EarlyReuse;
     bool counted = c.mutation == Mutation::DropFence ||
                    c.mutation == Mutation::DropClwb ||
                    c.mutation == Mutation::DropSync;
@@ -119,7 +123,7 @@ bool read_config(Config *out, std::string *error) {
                      c.mutate_nth == 0))) {
       *error = std::string("PTM_CRASH_MUTATE='") + v +
                "' is not drop-fence:N, drop-clwb:N, drop-sync:N (N >= 1), "
-               "unflushed-extension or unawaited-commit";
+               "unflushed-extension, unawaited-commit or early-reuse";
       return false;
     }
   }

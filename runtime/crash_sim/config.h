@@ -19,7 +19,10 @@
 //                           unawaited-commit: strict durability through the
 //                           persister (the file domain) returns from a
 //                           commit once the commit before it is durable,
-//                           not its own
+//                           not its own; early-reuse: the log ring's
+//                           freed blocks are settled for reuse at their
+//                           commit's end, before a durable replay floor
+//                           has passed the commit (freed_blocks.h)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_CRASH_SIM_CONFIG_H
@@ -38,6 +41,7 @@ enum class Mutation : uint8_t {
   DropClwb,
   DropSync,
   UnflushedExtension,
+  EarlyReuse,
   UnawaitedCommit
 };
 

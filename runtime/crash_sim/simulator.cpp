@@ -393,6 +393,13 @@ extern "C" int ptm_persist_seeded_unflushed_extension(void) {
          s.config.mutation == ptm::crash_sim::Mutation::UnflushedExtension;
 }
 
+extern "C" int ptm_persist_seeded_early_reuse(void) {
+  ptm::crash_sim::State &s = ptm::crash_sim::state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return s.tracking &&
+         s.config.mutation == ptm::crash_sim::Mutation::EarlyReuse;
+}
+
 extern "C" int ptm_persist_seeded_unawaited_commit(void) {
   ptm::crash_sim::State &s = ptm::crash_sim::state();
   std::lock_guard<std::mutex> lock(s.mu);

@@ -71,6 +71,7 @@ extern "C" void ptm_persist_observe_sync(void);
 extern "C" void ptm_persist_observe_sync_pages(const void *addr, size_t n);
 extern "C" int ptm_persist_seeded_unflushed_extension(void);
 extern "C" int ptm_persist_seeded_unawaited_commit(void);
+extern "C" int ptm_persist_seeded_early_reuse(void);
 #endif
 
 namespace ptm {
@@ -235,6 +236,17 @@ __attribute__((always_inline)) inline bool seeded_unflushed_extension() {
 inline bool seeded_unawaited_commit() {
 #if PTM_PERSIST_HOOKS
   return ptm_persist_seeded_unawaited_commit() != 0;
+#else
+  return false;
+#endif
+}
+
+// The crash simulator's seeded bug PTM_CRASH_MUTATE=early-reuse: the log
+// ring's freed blocks are settled at their commit's end, whatever the
+// replay floor (pool/freed_blocks.h; the test variants only).
+inline bool seeded_early_reuse() {
+#if PTM_PERSIST_HOOKS
+  return ptm_persist_seeded_early_reuse() != 0;
 #else
   return false;
 #endif

@@ -3,6 +3,7 @@
 #include "runtime/pool/freed_blocks.h"
 
 #include "runtime/persist/log_ring.h"
+#include "runtime/persist/persist.h"
 #include "runtime/pool/heap_adapter.h"
 #include "runtime/stm/reuse_epoch.h"
 
@@ -28,6 +29,8 @@ bool settle_freed_blocks(SlotHandle &s, bool now) {
   // Every order up to PASSED has its data durable behind a durable floor.
   uint64_t passed =
       std::max(s.floor, ReplayFloor::durable.load(std::memory_order_relaxed));
+  if (persist::seeded_early_reuse())
+    passed = UINT64_MAX; // (the crash simulator's seeded bug)
   if (fresh && order > passed && !now) {
     if (heap->parked(arena) < PersistentHeap::kMaxParked) {
       heap->park_frees(arena, order);

@@ -129,10 +129,7 @@ static long alloc_blocks(const void *p) {
   return blocks;
 }
 
-const struct workload alloc_workload = {"alloc",
-                                        sizeof(struct alloc_root),
-                                        alloc_init,
-                                        alloc_op,
-                                        alloc_check,
-                                        alloc_blocks,
-                                        1};
+const struct workload alloc_workload = {"alloc",     sizeof(struct alloc_root),
+                                        alloc_init,  alloc_op,
+                                        alloc_check, alloc_blocks,
+                                        1,           NULL};

@@ -93,4 +93,4 @@ static long bank_blocks(const void *p) {
 const struct workload bank_workload = {"bank",     sizeof(struct bank_root),
                                        bank_init,  bank_op,
                                        bank_check, bank_blocks,
-                                       0};
+                                       0,          NULL};

@@ -78,4 +78,5 @@ static long big_blocks(const void *p) {
 }
 
 const struct workload big_workload = {
-    "big", sizeof(struct big_root), big_init, big_op, big_check, big_blocks, 1};
+    "big", sizeof(struct big_root), big_init, big_op, big_check, big_blocks, 1,
+    NULL};

@@ -277,4 +277,4 @@ static long btree_blocks(const void *p) {
 
 const struct workload btree_workload = {
     "btree",     sizeof(struct bt_root), btree_init, btree_op,
-    btree_check, btree_blocks,           0};
+    btree_check, btree_blocks,           0,          NULL};

@@ -202,6 +202,8 @@ static void child_run(const struct case_env *e, const void *p) {
   void *root = ptm_root(0);
   if (!root)
     _exit(3);
+  if (e->w->set_run)
+    e->w->set_run(e->ops, e->threads);
   if (e->threads <= 1) {
     /* in this thread: the events of a serial run are deterministic */
     struct worker w = {e, root, 0, NULL};

@@ -12,7 +12,9 @@
  *   crash_test.LIB check WORKLOAD --pool PATH    recover, check the state is
  *                        that of the first `done` operations
  *
- * WORKLOAD: bank, list, btree, alloc, big, reuse (workload.h). Options:
+ * WORKLOAD: bank, list, btree, alloc, big, reuse, reuse-held (workload.h).
+ * The runs are in the pmem persistence domain unless PTM_PERSIST_DOMAIN
+ * names another (file: docs/crash_simulator.md). Options:
  *   --ops N           operations (transactions) of a run (default 50)
  *   --op-seed S       seed of the operations (default 1)
  *   --dir DIR         work directory (default .)
@@ -59,8 +61,8 @@ PTM_PURE void workload_out_of_memory(const char *what) {
 }
 
 static const struct workload *const workloads[] = {
-    &bank_workload,  &list_workload, &btree_workload,
-    &alloc_workload, &big_workload,  &reuse_workload};
+    &bank_workload, &list_workload,  &btree_workload,     &alloc_workload,
+    &big_workload,  &reuse_workload, &reuse_held_workload};
 
 struct options {
   const char *command, *workload;
@@ -81,7 +83,7 @@ static void usage(const char *argv0) {
           "[--recovery all|K] [--sample-seed S] [--expect-violations]\n"
           "  case:  --at N [--mode none|all|random] [--seed S] "
           "[--recovery-at R]\n"
-          "WORKLOAD: bank list btree alloc big reuse\n",
+          "WORKLOAD: bank list btree alloc big reuse reuse-held\n",
           argv0);
   exit(2);
 }
@@ -336,6 +338,8 @@ static int direct(const struct workload *w, const struct options *o) {
   if (init) {
     w->init(root, o->op_seed);
   } else if (!strcmp(o->command, "run")) {
+    if (w->set_run)
+      w->set_run(o->ops, 1);
     for (uint64_t i = 0; i < o->ops; i++)
       w->op(root, i, o->op_seed);
   } else {
@@ -372,6 +376,13 @@ int main(int argc, char **argv) {
   o.modes = "none,all,random";
   o.dir = ".";
   parse(argc, argv, &o);
+  /* The persistence domain the runs model: persistent memory (flushes and
+   * fences), unless PTM_PERSIST_DOMAIN names another. Left to the runtime,
+   * a pool file on a disk would be the file domain (its syncs, and the
+   * persister under strict durability: the crash-*-file tests choose it),
+   * on tmpfs the page cache: what a sweep covers would depend on where its
+   * work directory is. */
+  setenv("PTM_PERSIST_DOMAIN", "pmem", 0);
   const struct workload *w = NULL;
   for (size_t i = 0; i < sizeof workloads / sizeof *workloads; i++)
     if (!strcmp(workloads[i]->name, o.workload))
@@ -379,7 +390,7 @@ int main(int argc, char **argv) {
   if (!w) {
     fprintf(stderr,
             "%s: unknown workload '%s' (bank, list, btree, alloc, big, "
-            "reuse)\n",
+            "reuse, reuse-held)\n",
             argv[0], o.workload);
     return 2;
   }

@@ -120,4 +120,4 @@ static long list_blocks(const void *p) {
 const struct workload list_workload = {"list",     sizeof(struct list_root),
                                        list_init,  list_op,
                                        list_check, list_blocks,
-                                       0};
+                                       0,          NULL};

@@ -41,10 +41,13 @@ struct workload {
   /* Also run `ptm-pool check` on every recovered image (when the driver
    * has the tool). */
   int tool_check;
+  /* Optional: told the run's operation and thread counts before the
+   * operations start (in the process that runs them). */
+  void (*set_run)(uint64_t ops, unsigned threads);
 };
 
 extern const struct workload bank_workload, list_workload, btree_workload,
-    alloc_workload, big_workload, reuse_workload;
+    alloc_workload, big_workload, reuse_workload, reuse_held_workload;
 
 /* Called (uninstrumented) when the pool's heap is exhausted. */
 PTM_PURE void workload_out_of_memory(const char *what);
