@@ -306,9 +306,10 @@ static void memlimit(mc_conn *c, mc_token *tok, int ntok) {
 }
 
 /* slabs reassign SRC DST: memcached's page mover hands a page of class SRC
- * (-1: any) to class DST. Items are pool blocks here, which any class can
- * use, so the memory a move would give DST is already available to it: a
- * valid request is done at once (OK). */
+ * (-1: any) to class DST. There is no page mover here (items are pool
+ * blocks; a class's slab pages are the accounting of -m and stay with it,
+ * mc_store.c "Slab pages"): a valid request is answered OK and moves
+ * nothing. */
 static void slabs_reassign(mc_conn *c, mc_token *tok) {
   int32_t src, dst;
   if (!mc_tok_i32(&tok[2], &src) || !mc_tok_i32(&tok[3], &dst))

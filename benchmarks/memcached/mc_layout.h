@@ -18,11 +18,17 @@
  * ptm-memcached that knows only v1 refuses the pool rather than miscount
  * its items; a v1 pool is a v2 pool without client cas values. */
 #define MC_ROOT_MAGIC_V2 0x32764d4450544d63ull /* "cMTPDMv2" */
+/* A pool whose items are on their slab classes' LRU lists (mc_slab): set
+ * at every open by a ptm-memcached that files them so (before it moves the
+ * items of an older pool there), so that one that knows only v1 and v2,
+ * and keeps every item on the root's list, refuses the pool; its items
+ * may carry a client cas, as in v2. */
+#define MC_ROOT_MAGIC_V3 0x33764d4450544d63ull /* "cMTPDMv3" */
 
 typedef struct mc_item {
   struct mc_item *hnext;    /* mutable: hash chain */
-  struct mc_item *lru_prev; /* mutable: towards the head (most recent) */
-  struct mc_item *lru_next; /* mutable: towards the tail (eviction end) */
+  struct mc_item *lru_prev; /* mutable: towards the head (most recent) of */
+  struct mc_item *lru_next; /* its class's LRU (towards the eviction end) */
   int64_t exptime;          /* mutable (touch): absolute, 0 never */
   int64_t last_access;      /* mutable: last LRU bump */
   int64_t stored;           /* time of the store */
@@ -47,6 +53,18 @@ typedef struct mc_class {
   uint64_t stored; /* items linked into the class */
 } mc_class;
 
+/* The slab pages and the LRU list of one of memcached's slab classes
+ * (mc_store.c, "Slab pages"): one cache line each. Entry 0 (memcached's
+ * class 0 is its pool of free pages) has no list; its PAGES counts the
+ * pages of all classes together. */
+typedef struct mc_slab {
+  uint64_t pages;           /* 1 MiB pages the class holds */
+  uint64_t chunks;          /* chunks its linked items occupy */
+  struct mc_item *lru_head; /* most recent */
+  struct mc_item *lru_tail; /* the eviction end */
+  char pad[32];
+} mc_slab;
+
 /* Fields on separate cache lines by how often they are written, so the
  * read-mostly ones never share an orec or a line with the counters. */
 typedef struct mc_root {
@@ -62,12 +80,18 @@ typedef struct mc_root {
   /* MC_CLASSES counters by size class, rebuilt at every open (a pool
    * written before they existed reads NULL here) */
   mc_class *classes;
-  char pad0[16];
+  /* MC_CLASSES slab page counts and LRU lists, filed by the class table
+   * whose signature is SLAB_TABLE (a pool written before them reads NULL
+   * and 0 here; its items are all on the root's LRU list below, which is
+   * otherwise empty: mc_store_open moves them into their classes' lists) */
+  mc_slab *slabs;
+  uint64_t slab_table;
   uint64_t flush_cas; /* items with cas <= flush_cas are flushed */
   int64_t flush_at;   /* delayed flush_all: stored <= flush_at <= now */
   char pad1[48];
   uint64_t cas_counter;
   char pad2[56];
+  /* the LRU of a pool written before the slabs (see SLABS) */
   mc_item *lru_head, *lru_tail;
   char pad3[48];
   uint64_t mem_used; /* sum of mc_item_size over linked items */

@@ -38,7 +38,8 @@ static const char usage_text[] =
     "  -t, --threads=NUM       worker threads (default 4, at most 253; a new\n"
     "                          pool gets a thread slot for each, an existing\n"
     "                          one must have them)\n"
-    "  -m, --memory-limit=MB   item memory in megabytes (default 64)\n"
+    "  -m, --memory-limit=MB   item memory in megabytes, in 1 MiB slab pages\n"
+    "                          (default 64)\n"
     "  -c, --conn-limit=NUM    max simultaneous connections (default 1024)\n"
     "  -M, --disable-evictions return an error when memory is exhausted\n"
     "  -I, --max-item-size=SZ  largest item, k/m suffix (default 1m,\n"
@@ -69,7 +70,8 @@ static const char usage_text[] =
     "  -u, --user=USER         accepted for compatibility, ignored\n"
     "  -f, --slab-growth-factor=F, -n, --slab-min-size=BYTES\n"
     "                          memcached's slab class table (default 1.25,\n"
-    "                          48): the size classes of stats items/slabs\n"
+    "                          48): the size classes of -m and of stats\n"
+    "                          items/slabs\n"
     "  -k, -L, -r              accepted for compatibility, ignored\n"
     "  -V, --version           print the version and exit\n"
     "  -h, --help              this help\n"
@@ -126,6 +128,23 @@ static long long number(const char *opt, const char *arg, long long lo,
 }
 
 /* NUM[k|m|g] in bytes. */
+/* memcached-debug's T_MEMD_INITIAL_MALLOC (memcached's test suite, 64bit.t):
+ * the slab memory counted as handed out before the first page, a decimal
+ * byte count (memcached ignores anything else, and so does this). Only
+ * with PTM_MEMCACHED_DEBUG=1, the test suite's switch. (memcached 1.6.45
+ * no longer reads T_MEMD_SLABS_ALLOC; nothing is preallocated here.) */
+static void debug_initial_malloc(mc_settings *s) {
+  const char *on = getenv("PTM_MEMCACHED_DEBUG");
+  const char *v = getenv("T_MEMD_INITIAL_MALLOC");
+  if (!on || strcmp(on, "1") != 0 || !v || !*v)
+    return;
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (errno == 0 && *end == '\0' && v[0] >= '0' && v[0] <= '9')
+    s->malloc_base = n;
+}
+
 static uint64_t size_arg(const char *opt, const char *arg, uint64_t lo,
                          uint64_t hi) {
   char *end;
@@ -509,11 +528,17 @@ void mc_parse_options(int argc, char **argv, mc_settings *s) {
   /* memcached: -U alone puts TCP on the same port */
   if (!port_given && s->udp_port != 0)
     s->port = s->udp_port;
+  debug_initial_malloc(s);
+  /* the memory items can take: -m less what memcached-debug counts as
+   * handed out already (a limit it leaves no room under still grants each
+   * class its first page) */
+  uint64_t items =
+      s->malloc_base < s->mem_limit ? s->mem_limit - s->malloc_base : 1u << 20;
   if (s->pool_size == 0) {
     s->pool_size = 1ull << 30;
-    if (s->pool_size < 4 * s->mem_limit)
-      s->pool_size = 4 * s->mem_limit;
-  } else if (s->pool_size < 2 * s->mem_limit) {
+    if (s->pool_size < 4 * items)
+      s->pool_size = 4 * items;
+  } else if (s->pool_size < 2 * items) {
     bad("--pool-size must be at least twice -m%s", "");
   }
 }

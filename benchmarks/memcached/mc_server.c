@@ -390,11 +390,11 @@ int main(int argc, char **argv) {
     daemonize();
 
   mc_store_config sc = {
-      mc_config.pool,           mc_config.pool_size, mc_config.mem_limit,
-      mc_config.item_max,       mc_config.evict,     mc_config.verbose,
-      mc_config.durability,     mc_config.pool_mode, mc_config.hash_power_init,
-      mc_config.no_hash_expand, mc_config.threads,   mc_config.chunk_size,
-      mc_config.growth_factor};
+      mc_config.pool,           mc_config.pool_size,  mc_config.mem_limit,
+      mc_config.item_max,       mc_config.evict,      mc_config.verbose,
+      mc_config.durability,     mc_config.pool_mode,  mc_config.hash_power_init,
+      mc_config.no_hash_expand, mc_config.threads,    mc_config.chunk_size,
+      mc_config.growth_factor,  mc_config.malloc_base};
   char err[512];
   int opened = mc_store_open(&sc, err, sizeof err);
   if (opened != 0) {

@@ -267,12 +267,10 @@ static void items(emit_fn emit, void *ctx) {
 #undef CLASS_FIELD
 }
 
-/* stats slabs: the size classes that held items since the pool was opened
- * (memcached keeps a class's pages once it has some), their chunks counted
- * as memcached's (an item is one pool block, not a chunk of a slab page:
- * the pages are what the class's items take in memcached's 1 MiB pages);
- * per-command hits are kept only for the whole cache: with the first
- * class listed. */
+/* stats slabs: the size classes holding slab pages, their pages and chunks
+ * as -m counts them (mc_store.c, "Slab pages": an item is one pool block
+ * that takes a chunk of its class); per-command hits are kept only for the
+ * whole cache: with the first class listed. */
 static void slabs(emit_fn emit, void *ctx) {
   mc_class_stats k[64];
   int last = mc_store_class_stats(k);
@@ -286,18 +284,15 @@ static void slabs(emit_fn emit, void *ctx) {
     emit_u(emit, ctx, name, value);                                            \
   } while (0)
   for (int i = 1; i <= last; i++) {
-    if (k[i].number == 0 && k[i].stored == 0)
+    if (k[i].pages == 0)
       continue;
-    uint64_t per_page = (1u << 20) / k[i].chunk_size;
-    if (per_page == 0)
-      per_page = 1;
-    uint64_t pages = (k[i].number + per_page - 1) / per_page;
+    uint64_t chunks = k[i].pages * k[i].per_page;
     CLASS_FIELD("chunk_size", k[i].chunk_size);
-    CLASS_FIELD("chunks_per_page", per_page);
-    CLASS_FIELD("total_pages", pages);
-    CLASS_FIELD("total_chunks", pages * per_page);
-    CLASS_FIELD("used_chunks", k[i].number);
-    CLASS_FIELD("free_chunks", pages * per_page - k[i].number);
+    CLASS_FIELD("chunks_per_page", k[i].per_page);
+    CLASS_FIELD("total_pages", k[i].pages);
+    CLASS_FIELD("total_chunks", chunks);
+    CLASS_FIELD("used_chunks", k[i].chunks);
+    CLASS_FIELD("free_chunks", chunks - k[i].chunks);
     CLASS_FIELD("free_chunks_end", 0);
     CLASS_FIELD("mem_requested", k[i].bytes);
     int all = active == 0;
@@ -313,9 +308,7 @@ static void slabs(emit_fn emit, void *ctx) {
   }
 #undef CLASS_FIELD
   emit_u(emit, ctx, "active_slabs", (uint64_t)active);
-  /* memcached reports slab pages (1 MiB): the item bytes rounded up */
-  emit_u(emit, ctx, "total_malloced",
-         (s.bytes + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1));
+  emit_u(emit, ctx, "total_malloced", s.total_malloced);
 }
 
 void mc_stats_each(emit_fn emit, void *ctx, const char *group) {

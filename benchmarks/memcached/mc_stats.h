@@ -69,6 +69,9 @@ typedef struct mc_settings {
   int lru_crawler;             /* lru_crawler enable|disable (-o lru_crawler) */
   double growth_factor;        /* -f: the size classes of stats items/slabs */
   int chunk_size;              /* -n: the size classes of stats items/slabs */
+  /* memcached-debug's T_MEMD_INITIAL_MALLOC (only with PTM_MEMCACHED_DEBUG=1):
+   * bytes counted as handed out before the first slab page */
+  uint64_t malloc_base;
 } mc_settings;
 
 extern mc_settings mc_config;

@@ -35,6 +35,9 @@
 
 static mc_root *g_root;
 static uint64_t g_mem_limit;
+/* memcached-debug's T_MEMD_INITIAL_MALLOC: bytes counted as already
+ * handed out before the first page (tests only) */
+static uint64_t g_malloc_base;
 static uint64_t g_item_max;
 static int g_evict;
 static int g_persistent;
@@ -173,6 +176,75 @@ static mc_class *class_for(mc_root *r, const mc_item *it) {
   return &r->classes[mc_store_class_of(mc_item_bytes(it))];
 }
 
+/* ---- Slab pages ------------------------------------------------------------
+ * -m as memcached counts it: memory goes to a class in pages of 1 MiB (its
+ * slab page size, whatever -I is), each cut into the class's chunks; an item
+ * takes one chunk of its class (one larger than the largest chunk takes as
+ * many of the last class's chunks as it fills, as memcached's chunked
+ * items), wherever its pool block really is. A class without a free chunk
+ * gets another page while the pages handed out stay within -m (its first
+ * page always: memcached grants it whatever the limit), else it evicts from
+ * its own LRU tail (with -M: out of memory). Pages stay with their class;
+ * only when the pages handed out exceed the limit (cache_memlimit lowered
+ * it) does a page wholly free, beyond a class's first, go back, as
+ * memcached's page mover returns such pages and frees them. The pool's
+ * SLABS has each class's pages, chunks and LRU list (mc_layout.h), written
+ * in the transactions that link and unlink items; entry 0 counts all pages.
+ * The class table depends on -n and -f: mc_store_open refiles the lists and
+ * recounts the chunks and pages when it changed (SLAB_TABLE). */
+
+#define SLAB_PAGE (1u << 20)
+
+PTM_PURE static uint64_t per_page(int cls) {
+  return SLAB_PAGE / g_class_size[cls];
+}
+
+/* The class chunks an item of SIZE bytes occupies. */
+PTM_PURE static uint64_t chunks_of(uint64_t size) {
+  uint64_t max = g_class_size[g_last_class];
+  return size <= max ? 1 : (size + max - 1) / max;
+}
+
+/* What total_malloced reports for PAGES pages. (These three are
+ * uninstrumented, as mc_store_class_of: they read only what mc_store_open
+ * set before any transaction runs.) */
+PTM_PURE static uint64_t malloced(uint64_t pages) {
+  return g_malloc_base + pages * SLAB_PAGE;
+}
+
+/* The -m in force (read inside transactions without a barrier: a store
+ * that sees the old value of a concurrent cache_memlimit is ordered before
+ * it). */
+PTM_PURE static uint64_t mem_limit_now(void) {
+  return __atomic_load_n(&g_mem_limit, __ATOMIC_RELAXED);
+}
+
+static mc_slab *slab_for(mc_root *r, const mc_item *it) {
+  return &r->slabs[mc_store_class_of(mc_item_bytes(it))];
+}
+
+/* The class table's signature (SLAB_TABLE): its chunk sizes and page size. */
+static uint64_t table_signature(void) {
+  uint64_t h = 0xcbf29ce484222325ull ^ SLAB_PAGE;
+  for (int i = 1; i <= g_last_class; i++) {
+    h ^= g_class_size[i];
+    h *= 0x100000001b3ull;
+  }
+  return h | 1; /* never 0, a pool without slabs */
+}
+
+/* While more pages are handed out than LIMIT allows, class CLS gives back
+ * its wholly free pages beyond its first. */
+static void release_pages(mc_root *r, int cls, uint64_t limit) {
+  mc_slab *s = &r->slabs[cls], *all = &r->slabs[0];
+  uint64_t per = per_page(cls);
+  while (s->pages > 1 && s->pages * per - s->chunks >= per &&
+         malloced(all->pages) > limit) {
+    s->pages--;
+    all->pages--;
+  }
+}
+
 /* ---- The hash table ------------------------------------------------------
  * A power-of-two array of chains that doubles online, as memcached's assoc
  * expansion does, once the items outnumber the buckets by 3 to 2: one
@@ -228,25 +300,32 @@ static mc_item **link_of(mc_root *r, mc_item *item) {
   return pp;
 }
 
+/* Each class has its own LRU list (SLABS): an item is on its class's. */
 static void lru_remove(mc_root *r, mc_item *it) {
+  mc_slab *s = slab_for(r, it);
   if (it->lru_prev)
     it->lru_prev->lru_next = it->lru_next;
   else
-    r->lru_head = it->lru_next;
+    s->lru_head = it->lru_next;
   if (it->lru_next)
     it->lru_next->lru_prev = it->lru_prev;
   else
-    r->lru_tail = it->lru_prev;
+    s->lru_tail = it->lru_prev;
+}
+
+/* Puts IT at the head of list S. */
+static void slab_link(mc_slab *s, mc_item *it) {
+  it->lru_prev = NULL;
+  it->lru_next = s->lru_head;
+  if (s->lru_head)
+    s->lru_head->lru_prev = it;
+  else
+    s->lru_tail = it;
+  s->lru_head = it;
 }
 
 static void lru_push(mc_root *r, mc_item *it, int64_t now) {
-  it->lru_prev = NULL;
-  it->lru_next = r->lru_head;
-  if (r->lru_head)
-    r->lru_head->lru_prev = it;
-  else
-    r->lru_tail = it;
-  r->lru_head = it;
+  slab_link(slab_for(r, it), it);
   it->last_access = now;
 }
 
@@ -262,7 +341,16 @@ static void remove_item(mc_root *r, mc_item **pp) {
   mc_class *k = class_for(r, it);
   k->number--;
   k->bytes -= size;
+  r->slabs[k - r->classes].chunks -= chunks_of(size);
   ptm_free(it);
+}
+
+/* remove_item for a deletion: a page it leaves wholly free may go back
+ * (release_pages). Evictions keep their pages: the class needs them. */
+static void delete_item(mc_root *r, mc_item **pp) {
+  int cls = mc_store_class_of(mc_item_bytes(*pp));
+  remove_item(r, pp);
+  release_pages(r, cls, mem_limit_now());
 }
 
 /* A lookup's result: the link of the live item, or NULL and why (returned
@@ -370,34 +458,43 @@ static void count_removal(mc_root *r, const mc_item *t, int dead, int64_t now) {
   }
 }
 
-/* Evicts from the LRU tail (never KEEP) until NEED more bytes fit under the
- * limit. Dead items are reclaimed even with -M. 0: not enough room. */
-static int make_room(mc_root *r, uint64_t need, uint64_t credit,
+/* Makes room in class CLS for NEED chunks, CREDIT of them being freed by
+ * the item the new one replaces (KEEP, never evicted): a free chunk, else a
+ * new page (within LIMIT, or the class's first), else the class's LRU tail
+ * goes (dead items even with -M, live ones only with EVICT). 0: no room. */
+static int make_room(mc_root *r, int cls, uint64_t need, uint64_t credit,
                      const mc_item *keep, uint64_t limit, int evict,
                      int64_t now) {
-  mc_item *t = r->lru_tail;
-  while (r->mem_used - credit + need > limit) {
+  mc_slab *s = &r->slabs[cls], *all = &r->slabs[0];
+  uint64_t per = per_page(cls);
+  while (s->pages * per + credit < s->chunks + need) {
+    if (s->pages == 0 || malloced(all->pages + 1) <= limit) {
+      s->pages++;
+      all->pages++;
+      continue;
+    }
+    mc_item *t = s->lru_tail;
     if (t == keep && t)
       t = t->lru_prev;
     if (!t)
       return 0;
-    mc_item *prev = t->lru_prev;
     int dead = item_dead(r, t, now);
     if (!dead && !evict)
       return 0;
     count_removal(r, t, dead, now);
     remove_item(r, link_of(r, t));
-    t = prev;
   }
   return 1;
 }
 
 /* As memcached's allocation does, frees the dead items among the last
- * RECLAIM_SEARCH of the LRU (never KEEP) before a store, full or not, so
- * expired memory is reused rather than left until a lookup meets it. */
+ * RECLAIM_SEARCH of class CLS's LRU (never KEEP) before a store, full or
+ * not, so expired memory is reused rather than left until a lookup meets
+ * it. */
 #define RECLAIM_SEARCH 5
-static void reclaim_tail(mc_root *r, const mc_item *keep, int64_t now) {
-  mc_item *t = r->lru_tail;
+static void reclaim_tail(mc_root *r, int cls, const mc_item *keep,
+                         int64_t now) {
+  mc_item *t = r->slabs[cls].lru_tail;
   for (int i = 0; t && i < RECLAIM_SEARCH; i++) {
     mc_item *prev = t->lru_prev;
     if (t != keep && item_dead(r, t, now)) {
@@ -406,18 +503,6 @@ static void reclaim_tail(mc_root *r, const mc_item *keep, int64_t now) {
     }
     t = prev;
   }
-}
-
-/* Evicts the LRU tail item other than KEEP. 0: none left. */
-static int evict_one(mc_root *r, const mc_item *keep, int evict, int64_t now) {
-  mc_item *t = r->lru_tail;
-  if (t == keep && t)
-    t = t->lru_prev;
-  if (!t || (!evict && !item_dead(r, t, now)))
-    return 0;
-  count_removal(r, t, 0, now);
-  remove_item(r, link_of(r, t));
-  return 1;
 }
 
 /* What every writing operation passes in (never written in a transaction;
@@ -435,26 +520,38 @@ struct op_args {
   uint64_t ecas; /* the meta E flag: the new item's client cas; 0 none */
 };
 
-/* The pool has no block of SIZE bytes: evicts from the LRU tail (never KEEP;
- * only dead items without EVICT) until the evicted items' sizes add up to
- * SIZE or RETRY_EVICT_MAX items went, so that a transaction's log stays
- * small. 1 if anything was evicted. */
+/* The pool has no block of SIZE bytes (class CLS): evicts LRU tails (never
+ * KEEP; only dead items without EVICT), CLS's first, then the other
+ * classes' from the largest chunks down, until the evicted items' sizes
+ * add up to SIZE or RETRY_EVICT_MAX items went, so that a transaction's log
+ * stays small. 1 if anything was evicted. */
 #define RETRY_EVICT_MAX 32
-static int evict_for_pool(mc_root *r, const mc_item *keep, int evict,
+static int evict_for_pool(mc_root *r, int cls, const mc_item *keep, int evict,
                           int64_t now, uint64_t size) {
   uint64_t freed = 0;
   int n = 0;
-  while (freed < size && n < RETRY_EVICT_MAX) {
-    mc_item *t = r->lru_tail;
-    if (t == keep && t)
-      t = t->lru_prev;
-    if (!t)
+  for (int i = 0; i <= g_last_class; i++) {
+    int c = i == 0 ? cls : g_last_class + 1 - i;
+    if (i > 0 && c == cls)
+      continue;
+    mc_item *t = r->slabs[c].lru_tail;
+    while (t && freed < size && n < RETRY_EVICT_MAX) {
+      mc_item *prev = t->lru_prev;
+      if (t == keep) {
+        t = prev;
+        continue;
+      }
+      int dead = item_dead(r, t, now);
+      if (!dead && !evict)
+        break;
+      freed += mc_item_bytes(t);
+      n++;
+      count_removal(r, t, dead, now);
+      remove_item(r, link_of(r, t));
+      t = prev;
+    }
+    if (freed >= size || n >= RETRY_EVICT_MAX)
       break;
-    uint64_t bytes = mc_item_bytes(t);
-    if (!evict_one(r, keep, evict, now))
-      break;
-    freed += bytes;
-    n++;
   }
   return n > 0;
 }
@@ -471,15 +568,20 @@ static mc_item *put_item(const struct op_args *a, uint32_t flags,
   uint64_t nbytes = nhead + ntail;
   uint64_t size = mc_item_size(a->nkey, nbytes) + (ecas ? sizeof(uint64_t) : 0);
   uint64_t credit = old ? mc_item_bytes(old) : 0;
-  reclaim_tail(r, old, a->now);
-  if (!make_room(r, size, credit, old, a->limit, a->evict, a->now))
+  int cls = mc_store_class_of(size);
+  /* OLD's chunks are free for the new item when it is of the same class */
+  uint64_t chunk_credit =
+      old && mc_store_class_of(credit) == cls ? chunks_of(credit) : 0;
+  reclaim_tail(r, cls, old, a->now);
+  if (!make_room(r, cls, chunks_of(size), chunk_credit, old, a->limit, a->evict,
+                 a->now))
     return 0;
   mc_item *it = ptm_malloc(size);
   if (!it) {
     /* A full pool (not -m): the blocks of items evicted now are free only
      * after the commit, so evict a few and have the operation run again in
      * a new transaction (mc_store ...); nothing to evict: out of memory. */
-    if (a->retry && evict_for_pool(r, old, a->evict, a->now, size))
+    if (a->retry && evict_for_pool(r, cls, old, a->evict, a->now, size))
       *a->retry = 1;
     return NULL;
   }
@@ -498,7 +600,7 @@ static mc_item *put_item(const struct op_args *a, uint32_t flags,
   if (ecas) {
     it->state = MC_ITEM_CLIENT_CAS;
     set_client_cas(it, ecas);
-    if (r->magic != MC_ROOT_MAGIC_V2)
+    if (r->magic == MC_ROOT_MAGIC)
       r->magic = MC_ROOT_MAGIC_V2;
   }
   if (old) {
@@ -512,6 +614,7 @@ static mc_item *put_item(const struct op_args *a, uint32_t flags,
     mc_class *k = class_for(r, old);
     k->number--;
     k->bytes -= credit;
+    r->slabs[k - r->classes].chunks -= chunks_of(credit);
     ptm_free(old);
   } else {
     mc_item **bucket = bucket_of(r, a->hv);
@@ -522,10 +625,11 @@ static mc_item *put_item(const struct op_args *a, uint32_t flags,
   r->mem_used += size;
   r->curr_items++;
   r->total_items++;
-  mc_class *k = class_for(r, it);
+  mc_class *k = &r->classes[cls];
   k->number++;
   k->bytes += size;
   k->stored++;
+  r->slabs[cls].chunks += chunks_of(size);
   return it;
 }
 
@@ -641,7 +745,7 @@ static struct tx_result delete_tx(mc_root *r, const char *key, size_t nkey,
   if (!pp)
     return (struct tx_result){0, MC_NOT_FOUND, 0};
   uint64_t nbytes = (*pp)->nbytes;
-  remove_item(r, pp);
+  delete_item(r, pp);
   return (struct tx_result){nbytes, MC_OK, 0};
 }
 
@@ -743,6 +847,7 @@ static void stats_tx(mc_store_stats *s) {
   s->reclaimed = r->reclaimed;
   s->expired = r->expired;
   s->hash_bytes = r->nbuckets * sizeof(mc_item *);
+  s->total_malloced = malloced(r->slabs[0].pages);
   s->hash_expanding = r->old_buckets != NULL;
 }
 
@@ -757,6 +862,8 @@ static void class_stats_tx(mc_class_stats *out) {
     out[i].crawler_reclaimed = k[i].crawler_reclaimed;
     out[i].expired = k[i].expired;
     out[i].stored = k[i].stored;
+    out[i].pages = g_root->slabs[i].pages;
+    out[i].chunks = g_root->slabs[i].chunks;
   }
 }
 
@@ -779,14 +886,17 @@ int mc_store_class_stats(mc_class_stats out[64]) {
   PTM_BEGIN();
   class_stats_tx(out);
   PTM_END();
-  for (int i = 1; i <= g_last_class; i++)
+  for (int i = 1; i <= g_last_class; i++) {
     out[i].chunk_size = g_class_size[i];
+    out[i].per_page = per_page(i);
+  }
   return g_last_class;
 }
 
 /* 0 ok, 1 created, -1 foreign root, -2 no memory */
 static int init_tx(mc_root *r, uint64_t nbuckets) {
-  if (r->magic == MC_ROOT_MAGIC || r->magic == MC_ROOT_MAGIC_V2)
+  if (r->magic == MC_ROOT_MAGIC || r->magic == MC_ROOT_MAGIC_V2 ||
+      r->magic == MC_ROOT_MAGIC_V3)
     return 0;
   if (r->magic != 0)
     return -1;
@@ -1017,8 +1127,10 @@ static struct tx_result meta_set_tx(const struct op_args *a, mc_store_op op,
   /* a cas applies to a set; the other modes keep their own condition */
   struct tx_result t = store_tx(a, have_cas && op == MC_SET ? MC_CAS : op,
                                 flags, exptime, data, ndata, cas_in);
-  if (t.result == MC_OK && keep)
-    r->lru_head->state |= keep;
+  if (t.result == MC_OK && keep) {
+    mc_item **np = find_link(r, a->key, a->nkey, a->hv);
+    (*np)->state |= keep;
+  }
   return t;
 }
 
@@ -1075,7 +1187,7 @@ static struct tx_result meta_delete_tx(const struct op_args *a, int have_cas,
     return (struct tx_result){0, MC_EXISTS, 0};
   uint64_t nbytes = it->nbytes;
   if (!x->invalidate && !x->remove_value) {
-    remove_item(r, pp);
+    delete_item(r, pp);
     return (struct tx_result){nbytes, MC_OK, 0};
   }
   uint16_t state = it->state;
@@ -1217,10 +1329,21 @@ static struct walk_step dump_tx(mc_root *r, uint64_t first, mc_dump_entry *out,
   return (struct walk_step){b < chains ? b : UINT64_MAX, n, 0};
 }
 
+static void release_all_tx(mc_root *r, uint64_t limit) {
+  for (int i = 1; i <= g_last_class; i++)
+    release_pages(r, i, limit);
+}
+
 int mc_store_set_mem_limit(uint64_t bytes) {
   /* the caller keeps it within the pool (mc_admin.c); a full pool is
    * reported by the allocator as out of memory in any case */
   __atomic_store_n(&g_mem_limit, bytes, __ATOMIC_RELAXED);
+  /* a lower limit: the wholly free pages go back now, the others as
+   * deletions empty them */
+  mc_root *r = g_root;
+  PTM_BEGIN();
+  release_all_tx(r, bytes);
+  PTM_END();
   return 0;
 }
 
@@ -1248,7 +1371,7 @@ static struct walk_step crawl_tx(mc_root *r, uint64_t first, uint64_t count,
         mc_class *k = class_for(r, *pp);
         k->reclaimed++;
         k->crawler_reclaimed++;
-        remove_item(r, pp);
+        delete_item(r, pp);
         removed++;
       } else {
         pp = &(*pp)->hnext;
@@ -1494,10 +1617,26 @@ static int item_placed(const mc_root *r, const mc_item *it, uint64_t k) {
   return (it->hash & (r->old_nbuckets - 1)) == k - r->nbuckets;
 }
 
-/* Checks the table, the LRU list and the counters against each other, and
- * counts the items and bytes of each size class into CLASSES. */
-static int check_structure(mc_root *r, mc_class *classes, char *err,
-                           size_t errlen) {
+/* Walks an LRU list from HEAD: doubly linked, ending at TAIL, at most
+ * BOUND items, each of class CLS (0: any). Its length, or UINT64_MAX when
+ * it is damaged. */
+static uint64_t list_length(const mc_item *head, const mc_item *tail, int cls,
+                            uint64_t bound) {
+  uint64_t n = 0;
+  const mc_item *prev = NULL;
+  for (const mc_item *it = head; it; prev = it, it = it->lru_next)
+    if (++n > bound || it->lru_prev != prev ||
+        (cls && mc_store_class_of(mc_item_bytes(it)) != cls))
+      return UINT64_MAX;
+  return prev == tail ? n : UINT64_MAX;
+}
+
+/* Checks the table, the LRU lists and the counters against each other, and
+ * counts the items, bytes and chunks of each size class into CLASSES and
+ * CHUNKS. The root's list (a pool written before the slabs, or one whose
+ * items are being refiled) may hold items of any class. */
+static int check_structure(mc_root *r, mc_class *classes, uint64_t *chunks,
+                           char *err, size_t errlen) {
   uint64_t count = 0, bytes = 0;
   if ((r->nbuckets & (r->nbuckets - 1)) != 0 || r->nbuckets == 0 ||
       (r->old_buckets && r->old_nbuckets * 2 != r->nbuckets)) {
@@ -1512,7 +1651,7 @@ static int check_structure(mc_root *r, mc_class *classes, char *err,
       if (it->nkey == 0 || it->nkey > MC_KEY_MAX || !item_placed(r, it, k) ||
           mc_hash(it->data, it->nkey) != it->hash || it->cas == 0 ||
           it->cas > r->cas_counter ||
-          ((it->state & MC_ITEM_CLIENT_CAS) && r->magic != MC_ROOT_MAGIC_V2)) {
+          ((it->state & MC_ITEM_CLIENT_CAS) && r->magic == MC_ROOT_MAGIC)) {
         snprintf(err, errlen, "damaged item in %s bucket %llu",
                  k < r->nbuckets ? "hash" : "old hash",
                  (unsigned long long)(k < r->nbuckets ? k : k - r->nbuckets));
@@ -1522,22 +1661,24 @@ static int check_structure(mc_root *r, mc_class *classes, char *err,
         break;
       uint64_t size = mc_item_bytes(it);
       bytes += size;
-      mc_class *k = &classes[mc_store_class_of(size)];
-      k->number++;
-      k->bytes += size;
+      int cls = mc_store_class_of(size);
+      classes[cls].number++;
+      classes[cls].bytes += size;
+      chunks[cls] += chunks_of(size);
     }
   }
-  uint64_t lru = 0;
-  const mc_item *prev = NULL;
-  for (const mc_item *it = r->lru_head; it && lru <= count;
-       prev = it, it = it->lru_next, lru++)
-    if (it->lru_prev != prev)
-      break;
-  if (count != r->curr_items || lru != count || prev != r->lru_tail ||
-      bytes != r->mem_used) {
+  uint64_t lru = list_length(r->lru_head, r->lru_tail, 0, count);
+  for (int i = 1; i < MC_CLASSES && lru <= count; i++) {
+    const mc_slab *sl = &r->slabs[i];
+    uint64_t n = i <= g_last_class
+                     ? list_length(sl->lru_head, sl->lru_tail, i, count)
+                     : (sl->lru_head || sl->lru_tail ? UINT64_MAX : 0);
+    lru = n == UINT64_MAX ? n : lru + n;
+  }
+  if (count != r->curr_items || lru != count || bytes != r->mem_used) {
     snprintf(err, errlen,
              "inconsistent cache: %llu items in the hash table, %llu in the "
-             "LRU list, %llu counted; %llu bytes, %llu counted",
+             "LRU lists, %llu counted; %llu bytes, %llu counted",
              (unsigned long long)count, (unsigned long long)lru,
              (unsigned long long)r->curr_items, (unsigned long long)bytes,
              (unsigned long long)r->mem_used);
@@ -1546,21 +1687,83 @@ static int check_structure(mc_root *r, mc_class *classes, char *err,
   return 0;
 }
 
+/* The slab block (a pool written before it has none: its items stay on
+ * the root's list for refile_tx) and, when the class table changed since
+ * the lists were filed (-n, -f), every class's list spliced onto the
+ * root's list's old end, its pages and chunks to be recounted. 0: no
+ * room. */
+static int slabs_tx(mc_root *r, uint64_t table) {
+  if (!r->slabs) {
+    mc_slab *sl = ptm_calloc(MC_CLASSES, sizeof *sl);
+    if (!sl)
+      return 0;
+    r->slabs = sl;
+  } else if (r->slab_table != table) {
+    for (int i = 0; i < MC_CLASSES; i++) {
+      mc_slab *sl = &r->slabs[i];
+      if (sl->lru_head) {
+        sl->lru_head->lru_prev = r->lru_tail;
+        if (r->lru_tail)
+          r->lru_tail->lru_next = sl->lru_head;
+        else
+          r->lru_head = sl->lru_head;
+        r->lru_tail = sl->lru_tail;
+      }
+      memset(sl, 0, sizeof *sl);
+    }
+  }
+  r->slab_table = table;
+  if (r->magic != MC_ROOT_MAGIC_V3)
+    r->magic = MC_ROOT_MAGIC_V3;
+  return 1;
+}
+
+/* Moves up to MAX items from the old end of the root's list to the heads of
+ * their classes' lists (so each class keeps their order). 1 while items are
+ * left there. */
+static int refile_tx(mc_root *r, int max) {
+  for (int n = 0; n < max && r->lru_tail; n++) {
+    mc_item *it = r->lru_tail;
+    r->lru_tail = it->lru_prev;
+    if (r->lru_tail)
+      r->lru_tail->lru_next = NULL;
+    else
+      r->lru_head = NULL;
+    slab_link(slab_for(r, it), it);
+  }
+  return r->lru_tail != NULL;
+}
+
 /* The size class counters (a pool written before them has none): the
- * counts of COUNTED, the other counters from zero. 0: no room. */
-static int classes_tx(mc_root *r, const mc_class *counted) {
+ * counts of COUNTED, the other counters from zero; each class's chunks
+ * from CHUNKS and at least the pages they fill (the pages a class held
+ * stay with it), entry 0 their sum. 0: no room. */
+static int classes_tx(mc_root *r, const mc_class *counted,
+                      const uint64_t *chunks) {
   if (!r->classes) {
     mc_class *k = ptm_calloc(MC_CLASSES, sizeof *k);
     if (!k)
       return 0;
     r->classes = k;
   }
+  uint64_t pages = 0;
   for (int i = 0; i < MC_CLASSES; i++) {
     mc_class *k = &r->classes[i];
     memset(k, 0, sizeof *k);
     k->number = counted[i].number;
     k->bytes = counted[i].bytes;
+    mc_slab *sl = &r->slabs[i];
+    if (i == 0 || i > g_last_class) {
+      sl->pages = sl->chunks = 0;
+      continue;
+    }
+    uint64_t per = per_page(i), need = (chunks[i] + per - 1) / per;
+    sl->chunks = chunks[i];
+    if (sl->pages < need)
+      sl->pages = need;
+    pages += sl->pages;
   }
+  r->slabs[0].pages = pages;
   return 1;
 }
 
@@ -1688,13 +1891,33 @@ int mc_store_open(const mc_store_config *cfg, char *err, size_t errlen) {
     return -1;
   }
   classes_init(cfg->chunk_min, cfg->growth_factor);
-  mc_class counted[MC_CLASSES];
-  memset(counted, 0, sizeof counted);
-  if (check_structure(r, counted, err, errlen) != 0)
+  g_malloc_base = cfg->malloc_base;
+  uint64_t table = table_signature();
+  int slabs_ok;
+  PTM_BEGIN();
+  slabs_ok = slabs_tx(r, table);
+  PTM_END();
+  if (!slabs_ok) {
+    snprintf(err, errlen, "the pool has no room for the slab classes");
     return -1;
+  }
+  mc_class counted[MC_CLASSES];
+  uint64_t chunks[MC_CLASSES];
+  memset(counted, 0, sizeof counted);
+  memset(chunks, 0, sizeof chunks);
+  if (check_structure(r, counted, chunks, err, errlen) != 0)
+    return -1;
+  /* the items of an older pool, or of another class table, to their
+   * classes' lists: a batch per transaction */
+  int left = 1;
+  while (left) {
+    PTM_BEGIN();
+    left = refile_tx(r, 1024);
+    PTM_END();
+  }
   int classes_ok;
   PTM_BEGIN();
-  classes_ok = classes_tx(r, counted);
+  classes_ok = classes_tx(r, counted, chunks);
   PTM_END();
   if (!classes_ok) {
     snprintf(err, errlen, "the pool has no room for the size class counters");

@@ -67,6 +67,9 @@ typedef struct mc_store_config {
    * counted under) */
   int chunk_min;
   double growth_factor;
+  /* memcached-debug's T_MEMD_INITIAL_MALLOC: bytes counted as handed out
+   * before the first slab page (0: none) */
+  uint64_t malloc_base;
 } mc_store_config;
 
 /* What the store keeps across restarts (persistent pools) and its figures. */
@@ -79,6 +82,8 @@ typedef struct mc_store_stats {
   uint64_t hash_bytes; /* the bucket array */
   int hash_power;      /* log2 of the bucket count */
   int hash_expanding;  /* 1 while the bucket array grows */
+  /* the slab pages handed out, in bytes (memcached's total_malloced) */
+  uint64_t total_malloced;
 } mc_store_stats;
 
 /* Opens the pool and the cache inside it (created on first use) and checks
@@ -101,6 +106,9 @@ int mc_store_class_of(uint64_t size);
 typedef struct mc_class_stats {
   uint64_t chunk_size, number, bytes, evicted, evicted_nonzero, reclaimed,
       crawler_reclaimed, expired, stored;
+  /* slab pages (mc_store.c, "Slab pages"): chunks per page, the class's
+   * pages, the chunks its items occupy */
+  uint64_t per_page, pages, chunks;
 } mc_class_stats;
 /* Fills OUT[1..63] (one transaction); returns the largest class. */
 int mc_store_class_stats(mc_class_stats out[64]);
@@ -170,7 +178,8 @@ void mc_flush_all(int64_t delay);
 void mc_store_stats_get(mc_store_stats *out);
 
 /* cache_memlimit: the new -m in bytes, used by the next stores (a lower
- * one evicts as they need room). 0. */
+ * one evicts as they need room; the wholly free slab pages beyond the
+ * pages it allows go back, now and as deletions free more). 0. */
 int mc_store_set_mem_limit(uint64_t bytes);
 
 /* ---- The meta protocol (mc_meta.c) ---- */

@@ -8,8 +8,10 @@ directory).
 Runs $PTM_MEMCACHED (the server binary) in its place with the options
 memcached's t/lib/MemcachedTest.pm passes: ptm-memcached takes memcached's
 options itself, so they go through unchanged, and PTM_MEMCACHED_DEBUG=1
-turns on the debug build's test hook the suite uses (debugtime, which moves
-the server's clock); its temporary pool is made in $PTM_SUITE_POOLS. With
+turns on the debug build's test hooks the suite uses (debugtime, which moves
+the server's clock, and T_MEMD_INITIAL_MALLOC, which 64bit.t sets in the
+environment the server inherits: slab memory counted as handed out
+already); its temporary pool is made in $PTM_SUITE_POOLS. With
 PTM_SUITE_RAW=1 the server is a real memcached
 (the reference run): only relaxed_privileges, which a release build lacks,
 is dropped. The server replaces this process (exec), so the suite's signals

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Protocol tests of ptm-memcached over raw sockets: every text command,
 noreply, multi-get, cas, expiry, flush_all, LRU eviction under a small -m,
-malformed input, the binary protocol, bad arguments, a clean restart on the
+-m counted in slab pages per size class (cache_memlimit, -M), malformed
+input, the binary protocol, bad arguments, a clean restart on the
 same pool, watch (log streams).
 
     test_protocol.py SERVER [--pool-dir DIR]
@@ -998,8 +999,9 @@ def test_size_classes(exe, pool_dir, persistent):
         finally:
             s.stop()
 
-    # evictions under -m 1 (about 43 fit): 24 KB items, 40 without an
-    # expiry time, then 60 with one; the oldest go first
+    # evictions under -m 1 (one page: 38 chunks of 27120 bytes): 24 KB
+    # items, 40 without an expiry time, then 60 with one; the oldest go
+    # first
     s = Server(exe, "-m", "1", "-I", "64k",
                pool=os.path.join(pool_dir, "classes-evict.pool"))
     try:
@@ -1033,6 +1035,154 @@ def test_size_classes(exe, pool_dir, persistent):
             cls = class_of(sizes, key, n)
             eq(c.stats("slabs")[f"{cls}:chunk_size"], str(sizes[cls]),
                f"-n 100 -f 2: class {cls}")
+    finally:
+        s.stop()
+
+
+def slab_figures(c, *classes):
+    """stats slabs: (total_malloced, active_slabs), then each class's
+    (total_pages, used_chunks), 0 for a class not listed."""
+    sl = c.stats("slabs")
+    return ((int(sl["total_malloced"]), int(sl["active_slabs"])),
+            *((int(sl.get(f"{k}:total_pages", 0)),
+               int(sl.get(f"{k}:used_chunks", 0))) for k in classes))
+
+
+def test_slab_pages(exe, pool_dir, persistent):
+    """-m counted as memcached counts it: 1 MiB pages handed to the size
+    classes, an item taking a chunk of its class; a full class that may not
+    get another page evicts its own items (with -M: out of memory), a class
+    always gets its first page, pages stay with their class (also across a
+    restart), lowering the limit (cache_memlimit) lets wholly free pages go
+    back, and memcached-debug's T_MEMD_INITIAL_MALLOC counts as pages
+    handed out already."""
+    mib = 1 << 20
+    sizes = class_table()
+    n = 20000
+    cls = class_of(sizes, "sp000", n)
+    small = class_of(sizes, "small", 1)
+    per = mib // sizes[cls]
+    value = b"p" * n
+    pool = os.path.join(pool_dir, "pages.pool")
+    s = Server(exe, "-m", "2", pool=pool)
+    try:
+        c = s.connect()
+        eq(slab_figures(c), ((0, 0),), "-m 2: no page before the first item")
+        for i in range(2 * per + 10):
+            eq(c.set(f"sp{i:03d}", value), b"STORED", f"set sp{i:03d}")
+        eq(slab_figures(c, cls), ((2 * mib, 1), (2, 2 * per)),
+           f"-m 2: two pages of class {cls}, {per} chunks each, all used")
+        items = c.stats("items")
+        eq((items[f"items:{cls}:evicted"], c.stats()["evictions"]),
+           ("10", "10"), "the 10 items beyond two pages' chunks evicted")
+        eq(c.get_multi([f"sp{i:03d}" for i in range(10)]), {},
+           "the oldest 10 went")
+        eq(len(c.get_multi([f"sp{i:03d}" for i in range(10, 2 * per + 10)])),
+           2 * per, "the others are there")
+        eq(c.set("small", "x"), b"STORED", "a store in a new class at -m")
+        eq(slab_figures(c, cls, small), ((3 * mib, 2), (2, 2 * per), (1, 1)),
+           "a class's first page is granted beyond -m")
+        eq(c.set("sp999", value), b"STORED", "one more in the full class")
+        items = c.stats("items")
+        eq((items[f"items:{cls}:evicted"], items[f"items:{small}:evicted"],
+            items[f"items:{small}:number"]), ("11", "0", "1"),
+           "the full class evicts its own items, not the other class's")
+    finally:
+        eq(s.stop()[0], 0, "pages: clean exit")
+    if persistent:
+        s = Server(exe, "-m", "2", pool=pool)
+        try:
+            c = s.connect()
+            eq(slab_figures(c, cls, small), ((3 * mib, 2), (2, 2 * per),
+                                            (1, 1)),
+               "restart: the classes keep their pages")
+            eq(c.cmd("delete small\r\n"), b"DELETED",
+               "restart: delete the small item")
+            eq(slab_figures(c, small)[1], (1, 0),
+               "a class keeps its first page when its items go")
+        finally:
+            eq(s.stop()[0], 0, "pages restart: clean exit")
+        # another class table (-f 2): the items are refiled and recounted
+        s = Server(exe, "-m", "2", "-f", "2", pool=pool)
+        try:
+            c = s.connect()
+            f2 = class_table(48, 2.0)
+            k2 = class_of(f2, "sp000", n)
+            pages = -(-2 * per // (mib // f2[k2]))
+            eq(slab_figures(c, k2), ((pages * mib, 1), (pages, 2 * per)),
+               "-f 2: the items in their new class, its pages recounted")
+            eq(c.get("sp999"), (0, value), "-f 2: an item intact")
+            free = pages * (mib // f2[k2]) - 2 * per
+            for i in range(free + 1):
+                eq(c.set(f"sq{i:03d}", value), b"STORED", f"-f 2: sq{i:03d}")
+            eq(c.stats("items")[f"items:{k2}:evicted"], "1",
+               "-f 2: the free chunks used, then one eviction")
+            eq(c.get("sp011"), None, "-f 2: of the class's oldest item")
+            eq(c.get("sp012"), (0, value), "-f 2: the next one stays")
+        finally:
+            eq(s.stop()[0], 0, "pages -f 2: clean exit")
+
+    s = Server(exe, "-m", "2", "-M")
+    try:
+        c = s.connect()
+        replies = [c.set(f"nm{i:03d}", b"m" * n) for i in range(2 * per + 1)]
+        eq(replies.count(b"STORED"), 2 * per, "-M: two pages' chunks stored")
+        eq(replies[-1], b"SERVER_ERROR out of memory storing object",
+           "-M: then out of memory")
+        eq(c.stats()["evictions"], "0", "-M: nothing evicted")
+        eq(c.get("nm000"), (0, b"m" * n), "-M: the first item kept")
+        eq(c.set("small", "x"), b"STORED", "-M: a new class gets its page")
+    finally:
+        s.stop()
+
+    s = Server(exe, "-m", "16")
+    try:
+        c = s.connect()
+        for i in range(9 * per - 5):
+            c.set(f"dy{i:03d}", value, noreply=True)
+        eq(slab_figures(c, cls), ((9 * mib, 1), (9, 9 * per - 5)),
+           "-m 16: nine pages")
+        for i in range(8 * per - 5):
+            c.send(f"delete dy{i:03d} noreply\r\n".encode())
+        eq(slab_figures(c, cls), ((9 * mib, 1), (9, per)),
+           "deletes within -m: the pages stay with the class")
+        eq(c.cmd("cache_memlimit 8\r\n"), b"OK", "cache_memlimit 8")
+        eq(slab_figures(c, cls), ((8 * mib, 1), (8, per)),
+           "a lower limit: a wholly free page goes back at once")
+        eq(c.cmd("cache_memlimit 16\r\n"), b"OK", "cache_memlimit 16")
+        for i in range(9 * per - 5, 20 * per - 5):
+            c.set(f"dy{i:03d}", value, noreply=True)
+        eq(slab_figures(c, cls), ((12 * mib, 1), (12, 12 * per)),
+           "raised again: twelve pages, full")
+        eq(c.stats()["evictions"], "0", "no eviction below the limit")
+        eq(c.cmd("cache_memlimit 8\r\n"), b"OK", "cache_memlimit 8 again")
+        eq(slab_figures(c, cls)[0], (12 * mib, 1),
+           "full pages stay while their items are there")
+        for i in range(9 * per - 5, 20 * per - 5):
+            c.send(f"delete dy{i:03d} noreply\r\n".encode())
+        eq(slab_figures(c, cls), ((8 * mib, 1), (8, per)),
+           "deletes give pages back down to the limit")
+    finally:
+        s.stop()
+
+    # memcached-debug's faked slab memory (memcached's 64bit.t)
+    base = (1 << 32) + 32
+    s = Server(exe, "-m", "4098", "-M",
+               env={"PTM_MEMCACHED_DEBUG": "1",
+                    "T_MEMD_INITIAL_MALLOC": str(base)})
+    try:
+        c = s.connect()
+        eq(c.stats()["limit_maxbytes"], str(4098 * mib), "-m 4098")
+        eq(slab_figures(c), ((base, 0),), "T_MEMD_INITIAL_MALLOC: counted")
+        big = 400 << 10
+        bcls = class_of(sizes, "big0", big)
+        replies = [c.set(f"big{i}", b"b" * big) for i in range(5)]
+        bper = mib // sizes[bcls]
+        eq(replies, [b"STORED"] * bper +
+           [b"SERVER_ERROR out of memory storing object"] * (5 - bper),
+           "one page's chunks fit under the rest of the limit")
+        eq(slab_figures(c, bcls), ((base + mib, 1), (1, bper)),
+           "the first page granted, no second")
     finally:
         s.stop()
 
@@ -1677,6 +1827,8 @@ def main():
             print(log)
         print("test_eviction", flush=True)
         test_eviction(exe, d)
+        print("test_slab_pages", flush=True)
+        test_slab_pages(exe, d, persistent)
         print("test_full_pool", flush=True)
         test_full_pool(exe, d, persistent)
         print("test_restart", flush=True)
