@@ -27,8 +27,8 @@ rounds, a fresh pool each run):
 
 and prints the medians (operations per second), strict file / pmdk msync,
 buffered file / buffered shm, and the commits per sync of strict file
-(PTM_STATS: commits / syncs of the pool file; above 1, group commit shared
-syncs). Before the table, the disk's own bound: how many fdatasyncs of one
+(the RESULT line's commits / syncs of the pool file in the measured run,
+the benchmark's population left out; above 1, group commit shared syncs). Before the table, the disk's own bound: how many fdatasyncs of one
 rewritten 4 KiB page a loop makes per second in DIR (a strict commit at one
 thread waits for at least one sync). DIR defaults to build/storage-pools
 and must not be tmpfs; the script checks that ptm reported the domain it
@@ -47,7 +47,6 @@ from sweeplib import ROOT, csv_list, doc_parser, split_extra  # noqa: E402
 
 RESULT = re.compile(r"^RESULT (.*)$", re.M)
 DOMAIN = re.compile(r"persistence domain: ([a-z-]+)\)")
-FILE_SYNCS = re.compile(r"^ptm: syncs of the pool file: (\d+)$", re.M)
 
 
 def file_system(path):
@@ -71,11 +70,10 @@ def run_one(exe, threads, duration, extra, env, pool):
         sys.exit(f"storage: {exe} -t {threads}: exit {proc.returncode}\n"
                  f"{proc.stderr[-2000:]}")
     fields = dict(f.split("=", 1) for f in m.group(1).split())
-    totals = [line.split() for line in proc.stderr.splitlines()
-              if line.startswith("ptm: total")]
-    commits = int(totals[0][2]) if totals else 0
-    s = FILE_SYNCS.search(proc.stderr)
-    syncs = int(s.group(1)) if s else 0
+    # (the measured run's, not the population's: RESULT counts both from
+    # its start)
+    commits = int(fields.get("commits", 0))
+    syncs = int(fields.get("syncs", 0))
     d = DOMAIN.search(proc.stderr)
     return (float(fields["ops_per_s"]), commits, syncs,
             d.group(1) if d else None)

@@ -209,10 +209,18 @@ int bench_finish(const char *name, int ok) {
   snprintf(sfence, sizeof sfence, "%.2f",
            (double)(after.sfence - stats_before.sfence) / txs);
 #endif
+  /* Syncs of the pool file in the measured run (the file persistence
+   * domain; the peers' shims have none): commits / syncs above 1 is group
+   * commit at work. */
+  unsigned long long syncs = 0;
+#if !defined(PTM_BASELINE) && !defined(PTM_GCCTM) && !defined(PTM_PMDK)
+  syncs = after.syncs - stats_before.syncs;
+#endif
   printf("RESULT bench=%s lib=%s threads=%ld ops_per_s=%.0f commits=%llu "
-         "aborts=%llu clwb_per_tx=%s sfence_per_tx=%s ops=%ld secs=%.3f\n",
+         "aborts=%llu clwb_per_tx=%s sfence_per_tx=%s ops=%ld secs=%.3f "
+         "syncs=%llu\n",
          name, ptm_algorithm(), bench.threads,
          elapsed > 0 ? (double)ops / elapsed : 0.0, commits, aborts, clwb,
-         sfence, ops, elapsed);
+         sfence, ops, elapsed, syncs);
   return bench_verdict(name, ok);
 }

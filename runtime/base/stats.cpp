@@ -99,6 +99,9 @@ extern "C" void ptm_stats(ptm_stats_t *total) {
   std::lock_guard<std::mutex> lock(registry_mutex);
   for (ThreadRecord *r = registry_head; r; r = r->next)
     accumulate(sum, load(r->stats));
+  // (the persister's syncs too, which no thread's row counts)
+  if (persist::last_domain() == persist::Domain::File)
+    sum.syncs = persist::file_syncs();
   *total = sum;
 }
 

@@ -152,7 +152,9 @@ typedef struct ptm_stats {
 
   /* The file persistence domain (ptm_persist_domain() == "file"): */
   uint64_t syncs; /* syncs of the pool file this thread issued (each may
-                     cover other threads' commits: group commit)         */
+                     cover other threads' commits: group commit); in
+                     ptm_stats()'s total, every sync of the pool file since
+                     it was opened, the persister thread's included      */
 } ptm_stats_t;
 
 /* Totals over every thread that has run a transaction (finished threads

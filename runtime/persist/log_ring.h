@@ -107,12 +107,16 @@ struct LogRing {
   // Opens the running transaction's record (begun with capacity 0,
   // PersistentRedoLog::begin_ring) at its first entry: a new generation, in
   // the slot's next part (buffered durability: the whole slot, no ring;
-  // nothing persistent).
+  // nothing persistent; under strict durability through the persister the
+  // thread is marked as writing, for the persister's group commit).
   static void open(pool::SlotHandle &s) {
     ++s.gen;
     if (__builtin_expect(pool::buffered, 0)) {
       s.entries = LogStage::base(s);
       s.capacity = s.slot_capacity;
+      if (pool::awaited)
+        pool::presence[s.presence].inside.store(pool::kWriting,
+                                                std::memory_order_relaxed);
     } else {
       begin(s);
     }

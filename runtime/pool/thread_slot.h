@@ -118,7 +118,7 @@ __attribute__((always_inline)) inline SlotHandle &enter_tx() {
     // (Dekker with close_pool: store, StoreLoad fence, load; the fence is
     // asymmetric, close_pool's fence_heavy pays for it)
     std::atomic<uint8_t> &inside = presence[s.presence].inside;
-    inside.store(1, std::memory_order_relaxed);
+    inside.store(kInside, std::memory_order_relaxed);
     fence_light();
     // (Dekker with a thread taking the slot, too: it marks EPOCH, fences,
     // then reads the flag; slot_lease.cpp)

@@ -40,6 +40,14 @@ void release_presence(uint32_t index) {
   claimed[index].store(0, std::memory_order_release);
 }
 
+uint32_t threads_in_state(uint8_t state, uint32_t *out, uint32_t max) {
+  uint32_t n = high_water.load(std::memory_order_acquire), found = 0;
+  for (uint32_t i = 1; i < n && found < max; ++i)
+    if (presence[i].inside.load(std::memory_order_acquire) == state)
+      out[found++] = i;
+  return found;
+}
+
 void wait_until_absent() { wait_until_absent(UINT64_MAX); }
 
 bool wait_until_absent(uint64_t rounds) {

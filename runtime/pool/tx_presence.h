@@ -13,6 +13,11 @@
 // One flag per cache line: threads that enter and leave at every
 // transaction do not write a line another thread writes too.
 //
+// Under strict durability through the persister (durability.h awaited) a
+// transaction's first log entry also marks its flag kWriting: the
+// persister's group commit waits for such threads (persister.cpp), not for
+// threads that only read.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_POOL_TX_PRESENCE_H
 #define PTM_RUNTIME_POOL_TX_PRESENCE_H
@@ -29,8 +34,9 @@ namespace pool {
 constexpr uint32_t kMaxPresence = 32768;
 
 struct alignas(64) PresenceFlag {
-  std::atomic<uint8_t> inside;
+  std::atomic<uint8_t> inside; // 0, kInside or kWriting
 };
+constexpr uint8_t kInside = 1, kWriting = 2;
 
 // Index 0 is never handed out: a thread without a flag has index 0.
 extern PresenceFlag presence[kMaxPresence + 1];
@@ -39,6 +45,9 @@ extern PresenceFlag presence[kMaxPresence + 1];
 uint32_t claim_presence() __attribute__((cold));
 // Gives back the flag of a thread that runs no transaction.
 void release_presence(uint32_t index);
+// The indices of the threads whose flag is STATE now, up to MAX of them,
+// into OUT; returns how many (the persister's group commit).
+uint32_t threads_in_state(uint8_t state, uint32_t *out, uint32_t max);
 // Waits until no thread is inside (ptm_close, after its fence).
 void wait_until_absent();
 // The same, giving up after ROUNDS yields of the processor: false then.
