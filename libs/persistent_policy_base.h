@@ -76,6 +76,8 @@ struct PersistentPolicyBase : Base {
   // (freeing them here would let libc write into memory that concurrent
   // transactions may still read).
   static void apply_frees(TxThread &tx) {
+    if (tx.frees.size == 0) // (most transactions: one test)
+      return;
     size_t kept = 0;
     for (size_t i = 0; i < tx.frees.size; ++i) {
       void *p = tx.frees[i].ptr;
@@ -89,7 +91,9 @@ struct PersistentPolicyBase : Base {
 
   static void flush_allocs(TxThread &tx) {
     bool flushed = false;
-    if (pool::buffered) { // (the blocks are queued with the write set)
+    // (nothing allocated, the most common case: one test; buffered: the
+    // blocks are queued with the write set)
+    if (tx.allocs.size == 0 || pool::buffered) {
       pool::tls_slot.flushed_blocks = false;
       return;
     }

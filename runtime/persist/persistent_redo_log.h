@@ -124,7 +124,8 @@ struct PersistentRedoLog {
   }
 
   static void discard(pool::SlotHandle &s) {
-    stat_add(this_thread().stats->log_entries, s.logged);
+    if (s.logged != 0) // (a read-only transaction: nothing to count)
+      stat_add(this_thread().stats->log_entries, s.logged);
     s.count = 0;
     if (__builtin_expect(s.ext != nullptr, 0))
       LogExtension::release(s);
