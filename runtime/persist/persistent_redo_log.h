@@ -410,7 +410,10 @@ struct PersistentRedoLog {
   static void write_back_unfenced(pool::SlotHandle &s, uintptr_t delta) {
     write_back(s, 0, 0, WriteBack::StreamLines, delta);
   }
-  static void retire(pool::SlotHandle &s) { mark_idle(s, 0, /*fenced=*/false); }
+  // Idle, unfenced; FLOOR (0: none) into its header with the status.
+  static void retire(pool::SlotHandle &s, uint64_t floor = 0) {
+    mark_idle(s, floor, /*fenced=*/false);
+  }
 
   // Log ring: a pool block the transaction allocated of N bytes is logged
   // whole at commit (log_block) rather than flushed behind a fence of its

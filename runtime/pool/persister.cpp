@@ -268,7 +268,15 @@ void Persister::seal_in_ring(uint64_t seq) {
 }
 
 // Idle or closing: every write-back synced, every record retired, synced.
-// The pool holds no committed record then.
+// The pool holds no committed record then. Each retired header also takes
+// the floor the checkpoint reached: the slots' order is not the records'
+// (after a drain the ring goes on from its current slot), so a crash
+// between two of these stores, or a power cut that keeps some of their
+// pages and not others, could leave an older record sealed above every
+// floor while a newer one is idle, and recovery would replay the older one
+// over the newer one's data. With its floor in the same line as its idle
+// status, the first retired header that reaches the file supersedes every
+// record of the ring.
 void Persister::drain() {
   bool any = false;
   for (unsigned i = 0; i < ring; ++i)
@@ -278,7 +286,7 @@ void Persister::drain() {
   checkpoint();
   for (unsigned i = 0; i < ring; ++i)
     if (sealed[i] != 0) {
-      PersistentRedoLog::retire(slots[i]);
+      PersistentRedoLog::retire(slots[i], synced_back);
       sealed[i] = 0;
     }
   persist::sync_file();

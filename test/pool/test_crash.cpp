@@ -25,6 +25,7 @@
 #include "transfer_load.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <sys/wait.h>
@@ -87,8 +88,15 @@ static void verify(const std::string &path, const std::vector<uint64_t> &acks,
       continue;
     bool ok = n->thread == t && n->id < next;
     if (!ok)
-      fprintf(stderr, "iteration %d: note of thread %llu is damaged\n",
-              iteration, (unsigned long long)t);
+      fprintf(stderr,
+              "iteration %d: note of thread %llu is damaged (at offset "
+              "%llu: id %llu, thread %llu; next_id %llu; the other "
+              "thread's note at offset %llu)\n",
+              iteration, (unsigned long long)t,
+              (unsigned long long)((char *)n - (char *)root),
+              (unsigned long long)n->id, (unsigned long long)n->thread,
+              (unsigned long long)next,
+              (unsigned long long)((char *)root->notes[1 - t] - (char *)root));
     CHECK(ok);
   }
   ptm_close();
@@ -134,9 +142,24 @@ int main(int argc, char **argv) {
               it, acks.size(), kill_after);
     CHECK(acks.size() >= kill_after);
     total_acks += acks.size();
+    // PTM_TEST_KEEP_CRASHED=1: the crashed file is copied first and kept
+    // (its name printed) if this iteration's checks fail, for a post-mortem.
+    std::string kept;
+    if (getenv("PTM_TEST_KEEP_CRASHED")) {
+      kept = path + ".crashed-" + std::to_string(it);
+      CHECK_EQ(system(("cp --sparse=always " + path + " " + kept).c_str()), 0);
+    }
+    int failures_before = check_failures;
     snprintf(when, sizeof when, "iteration %d, after the crash", it);
     pool_check(tool, path, when);
     verify(path, acks, it);
+    if (!kept.empty()) {
+      if (check_failures != failures_before)
+        fprintf(stderr, "iteration %d: the crashed pool is kept in %s\n", it,
+                kept.c_str());
+      else
+        unlink(kept.c_str());
+    }
     snprintf(when, sizeof when, "iteration %d, after recovery", it);
     pool_check(tool, path, when);
   }
