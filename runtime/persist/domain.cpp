@@ -206,6 +206,24 @@ void sync_file() {
   }
 }
 
+namespace {
+
+// The page table entries of the writer's mapping of [LO, HI) (page-aligned)
+// dropped: sync_file_unmapping. (Failure costs only the shootdowns.)
+void drop_mapping(uintptr_t lo, uintptr_t hi) {
+  madvise(reinterpret_cast<void *>(lo), hi - lo, MADV_DONTNEED);
+}
+
+} // namespace
+
+void sync_file_unmapping(const void *view, size_t n) {
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  auto lo = reinterpret_cast<uintptr_t>(view) & ~(page - 1);
+  drop_mapping(lo, (reinterpret_cast<uintptr_t>(view) + n + page - 1) &
+                       ~(page - 1));
+  sync_file();
+}
+
 void sync_file_pages(Span *spans, size_t count) {
   if (count == 0)
     return;
@@ -231,6 +249,7 @@ void sync_file_pages(Span *spans, size_t count) {
          ++i)
       hi =
           std::max(hi, reinterpret_cast<uintptr_t>(spans[i].addr) + spans[i].n);
+    drop_mapping(lo, hi);
 #if PTM_PERSIST_HOOKS
     // (the crash simulator is the storage: it takes those pages as they are)
     ptm_persist_observe_sync_pages(reinterpret_cast<const void *>(lo), hi - lo);

@@ -58,14 +58,29 @@ uint64_t file_syncs();
 // Makes durable the pages of the open pool's file that [ADDR, ADDR + N)
 // touches, in its mapping, and no others: one msync (MS_SYNC) of each run of
 // pages in SPANS (sorted, merged), which writes those pages and flushes the
-// disk's cache. Counted as one sync of the file. For a writer that orders its
-// own writes (the persister's records: runtime/pool/persister.cpp), whose
-// fences do not sync (FencesSync).
+// disk's cache, after dropping their page table entries
+// (sync_file_unmapping, below). Counted as one sync of the file. For a
+// writer that orders its own writes (the persister's records:
+// runtime/pool/persister.cpp), whose fences do not sync (FencesSync), and
+// stores to the file through a mapping of its own.
 struct Span {
   const void *addr;
   size_t n;
 };
 void sync_file_pages(Span *spans, size_t count);
+
+// sync_file for a writer that stores through its own mapping of the file
+// (the persister's PM view, [VIEW, VIEW + N)): the mapping's page table
+// entries are dropped first (MADV_DONTNEED; the pages stay in the page
+// cache, and those written through the mapping are marked dirty), so the
+// sync finds no mapped page to write-protect. Otherwise the kernel
+// write-protects every written page of a shared mapping one at a time,
+// each with a TLB shootdown to every CPU that runs the process (an
+// interprocessor interrupt per page), and the writer's next store to it
+// faults; now the next access faults (the same), with one shootdown per
+// call. sync_file_pages does the same for the runs it syncs. Only for
+// mappings that no other thread stores to (MAP_SHARED: nothing is lost).
+void sync_file_unmapping(const void *view, size_t n);
 
 // While one made with ON lives, the calling thread's fences do not sync the
 // pool file in the file domain: the thread syncs what it wrote itself
