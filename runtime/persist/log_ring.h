@@ -60,7 +60,7 @@ struct ReplayFloor {
   static inline std::atomic<uint32_t> high_water{0};
   // The largest floor known to be durable (make_room; the fast path reads
   // the thread's own, SlotHandle::floor).
-  static inline std::atomic<uint64_t> durable{0};
+  static inline std::atomic<uint64_t> &durable = pool::durable_replay_floor;
 
   // A new pool: nothing committed.
   static void reset();

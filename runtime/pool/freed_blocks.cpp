@@ -19,7 +19,7 @@
 namespace ptm {
 namespace pool {
 
-bool settle_freed_blocks(SlotHandle &s, bool now) {
+uint64_t settle_freed_blocks(SlotHandle &s, bool now) {
   HeapImpl *heap = pool_heap;
   unsigned arena = heap_arena(s.index);
   uint64_t order = s.free_order; // (0: no commit freed, or not a log ring)
@@ -53,7 +53,7 @@ bool settle_freed_blocks(SlotHandle &s, bool now) {
   }
   if (fresh)
     heap->settle_frees(arena, stamp ? stamp : ReuseEpoch::stamp());
-  return heap->parked(arena) != 0;
+  return heap->oldest_parked_tag(arena);
 }
 
 } // namespace pool

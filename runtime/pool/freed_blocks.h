@@ -31,8 +31,10 @@ namespace pool {
 // the frees of the attempt (S.frees_held; S.free_order its commit, 0 for
 // none or a rollback) settled or parked, and the parked ones the floor has
 // passed settled. NOW: every one settled now (make_room if needed).
-// Returns whether frees stay parked (the slot's next end must look again).
-bool settle_freed_blocks(SlotHandle &s, bool now);
+// Returns the tag (commit order) of the oldest frees still parked, 0 if none:
+// the slot's end looks again once a durable floor has passed it
+// (parked_frees_due).
+uint64_t settle_freed_blocks(SlotHandle &s, bool now);
 
 } // namespace pool
 } // namespace ptm

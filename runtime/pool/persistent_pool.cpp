@@ -287,7 +287,7 @@ void leave_tx_heap_work(SlotHandle &s) {
   // their blocks (freed_blocks.h), all of them now when an allocation waits
   // for held memory (REUSE_WAIT).
   uint64_t wait = s.reuse_wait;
-  bool parked = false;
+  uint64_t parked = 0;
   if (pool_heap) {
     pool_heap->end_attempt(heap_arena(s.index));
     parked = settle_freed_blocks(s, /*now=*/wait != 0);
@@ -298,7 +298,8 @@ void leave_tx_heap_work(SlotHandle &s) {
   if (buffered)
     wait_for_queue_room(s);
   s.frees_held = false;
-  s.heap_work = parked; // (the next end settles what the floor has passed)
+  s.heap_work = false;
+  s.parked_tag = parked; // (an end settles them once a floor has passed)
   s.reuse_wait = 0;
   presence[s.presence].inside.store(0, std::memory_order_release);
   if (slot_waiters.load(std::memory_order_relaxed) != 0)

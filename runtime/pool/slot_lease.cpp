@@ -152,6 +152,7 @@ void vacate(SlotHandle &s) {
   // may come to settle them.
   if (pool_heap)
     settle_freed_blocks(s, /*now=*/true);
+  s.parked_tag = 0;
   LogRing::drain(s); // its last commit's data durable
   holder[i] = nullptr;
   set_epoch(s, pool_epoch.load() | kSlotTaken);

@@ -70,8 +70,11 @@ struct SlotHandle {
   uint64_t floor;
   uint64_t wide_order;
   // Log ring: the commit that freed pool memory; its blocks are settled once
-  // a durable floor passes it (leave_tx_heap_work; 0: none).
+  // a durable floor passes it (leave_tx_heap_work; 0: none). PARKED_TAG: the
+  // oldest commit whose frees wait parked for that (freed_blocks.h; 0:
+  // none): leave_tx looks at them only once a floor has passed it.
   uint64_t free_order;
+  uint64_t parked_tag;
   // Log staging (runtime/persist/log_stage.h): the volatile mirror of the
   // slot's entries in which a redo library builds its records (ENTRIES
   // points into it; nullptr: into the slot itself), and the records of the
@@ -136,11 +139,24 @@ __attribute__((always_inline)) inline SlotHandle &enter_tx() {
 // AWAITED_SEQ) or, if it only read, every commit so far is durable.
 void await_commit() __attribute__((noinline, cold));
 
-// leave_tx with HEAP_WORK set.
+// leave_tx with HEAP_WORK set, or parked frees due.
 void leave_tx_heap_work(SlotHandle &s) __attribute__((noinline, cold));
 
+// The largest replay floor known to be durable (the log ring's,
+// runtime/persist/log_ring.h ReplayFloor::durable).
+inline std::atomic<uint64_t> durable_replay_floor{0};
+
+// S's parked frees can be settled: a durable floor (the thread's own, or
+// any) has passed the oldest of them (freed_blocks.cpp's test).
+__attribute__((always_inline)) inline bool
+parked_frees_due(const SlotHandle &s) {
+  uint64_t t = s.parked_tag;
+  return t != 0 && (t <= s.floor ||
+                    t <= durable_replay_floor.load(std::memory_order_relaxed));
+}
+
 __attribute__((always_inline)) inline void leave_tx(SlotHandle &s) {
-  if (__builtin_expect(s.heap_work, 0))
+  if (__builtin_expect(s.heap_work, 0) || parked_frees_due(s))
     return leave_tx_heap_work(s);
   presence[s.presence].inside.store(0, std::memory_order_release);
 }
