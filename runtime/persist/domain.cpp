@@ -208,6 +208,14 @@ void sync_file() {
 
 namespace {
 
+// The whole pages that [ADDR, ADDR + N) touches.
+Span page_span(const void *addr, size_t n) {
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  auto a = reinterpret_cast<uintptr_t>(addr);
+  uintptr_t lo = a & ~(page - 1), hi = (a + n + page - 1) & ~(page - 1);
+  return Span{reinterpret_cast<const void *>(lo), size_t(hi - lo)};
+}
+
 // The page table entries of the writer's mapping of [LO, HI) (page-aligned)
 // dropped: sync_file_unmapping. (Failure costs only the shootdowns.)
 void drop_mapping(uintptr_t lo, uintptr_t hi) {
@@ -217,24 +225,17 @@ void drop_mapping(uintptr_t lo, uintptr_t hi) {
 } // namespace
 
 void sync_file_unmapping(const void *view, size_t n) {
-  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-  auto lo = reinterpret_cast<uintptr_t>(view) & ~(page - 1);
-  drop_mapping(lo, (reinterpret_cast<uintptr_t>(view) + n + page - 1) &
-                       ~(page - 1));
+  Span s = page_span(view, n);
+  auto lo = reinterpret_cast<uintptr_t>(s.addr);
+  drop_mapping(lo, lo + s.n);
   sync_file();
 }
 
 void sync_file_pages(Span *spans, size_t count) {
   if (count == 0)
     return;
-  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-  for (size_t i = 0; i < count; ++i) { // (whole pages)
-    auto lo = reinterpret_cast<uintptr_t>(spans[i].addr) & ~(page - 1);
-    auto hi =
-        (reinterpret_cast<uintptr_t>(spans[i].addr) + spans[i].n + page - 1) &
-        ~(page - 1);
-    spans[i] = Span{reinterpret_cast<const void *>(lo), hi - lo};
-  }
+  for (size_t i = 0; i < count; ++i)
+    spans[i] = page_span(spans[i].addr, spans[i].n);
   std::sort(spans, spans + count,
             [](const Span &a, const Span &b) { return a.addr < b.addr; });
   {
@@ -267,10 +268,8 @@ OwnSyncs::OwnSyncs(bool on) { own_syncs = on; }
 OwnSyncs::~OwnSyncs() { own_syncs = false; }
 
 int sync_range(const void *addr, size_t n) {
-  long page = sysconf(_SC_PAGESIZE);
-  uintptr_t lo = reinterpret_cast<uintptr_t>(addr) & ~uintptr_t(page - 1);
-  uintptr_t hi = reinterpret_cast<uintptr_t>(addr) + n;
-  if (msync(reinterpret_cast<void *>(lo), hi - lo, MS_SYNC) != 0)
+  Span s = page_span(addr, n);
+  if (msync(const_cast<void *>(s.addr), s.n, MS_SYNC) != 0)
     return -errno;
   return 0;
 }
