@@ -59,6 +59,9 @@ int usage() {
           "[--base ADDR]\n"
           "                       [--mode OCTAL] [--sparse] [--force]\n"
           "SIZE: bytes, or with a K, M, G or T suffix (64M, 1G)\n"
+          "--slot-size: default 1M on an ordinary file system (the file "
+          "domain) when the\n"
+          "          slots take at most an eighth of the pool, else 256K\n"
           "OCTAL: the new file's permissions (default 600: owner-only; at "
           "most 777,\n"
           "       with the owner's read and write bits; the umask applies)\n"
@@ -407,7 +410,7 @@ int cmd_create(int argc, char **argv) {
       }
       opt.slot_count = uint32_t(value);
     } else if (!strcmp(argv[i], "--slot-size")) {
-      if (!parse_size(argv[++i], &value))
+      if (!parse_size(argv[++i], &value) || value == 0)
         return usage();
       opt.slot_size = value;
     } else if (!strcmp(argv[i], "--base")) {

@@ -91,30 +91,33 @@ const char *domain_name(Domain d) {
   return "none";
 }
 
-bool choose_domain(const char *path, bool dax, Domain *out) {
+bool choose_domain(const char *path, bool dax, Domain *out, bool quiet) {
   const char *env = getenv("PTM_PERSIST_DOMAIN");
   if (env && *env) {
     for (const auto &n : kDomains) {
       if (strcmp(env, n.name) != 0)
         continue;
       if (PTM_EADR && (n.domain == Domain::Pmem || n.domain == Domain::File)) {
-        error("%s: PTM_PERSIST_DOMAIN=%s: this is an eADR build (its "
-              "domain is eadr, or page-cache)",
-              path, env);
+        if (!quiet)
+          error("%s: PTM_PERSIST_DOMAIN=%s: this is an eADR build (its "
+                "domain is eadr, or page-cache)",
+                path, env);
         return false;
       }
       if (!PTM_EADR && n.domain == Domain::Eadr) {
-        error("%s: PTM_PERSIST_DOMAIN=eadr: this build writes cache lines "
-              "back (configure with -DPTM_EADR=ON for eADR machines)",
-              path);
+        if (!quiet)
+          error("%s: PTM_PERSIST_DOMAIN=eadr: this build writes cache lines "
+                "back (configure with -DPTM_EADR=ON for eADR machines)",
+                path);
         return false;
       }
       *out = n.domain;
       return true;
     }
-    error("%s: PTM_PERSIST_DOMAIN='%s' is not a persistence domain (pmem, "
-          "eadr, file or page-cache)",
-          path, env);
+    if (!quiet)
+      error("%s: PTM_PERSIST_DOMAIN='%s' is not a persistence domain (pmem, "
+            "eadr, file or page-cache)",
+            path, env);
     return false;
   }
   if (PTM_EADR)

@@ -35,8 +35,9 @@ const char *domain_name(Domain d);
 
 // The domain of a pool file on the file system at PATH whose writable
 // mapping did (DAX) or did not accept MAP_SYNC, or PTM_PERSIST_DOMAIN's.
-// false after a message when PTM_PERSIST_DOMAIN is not a domain.
-bool choose_domain(const char *path, bool dax, Domain *out);
+// false when PTM_PERSIST_DOMAIN is not a domain (after a message unless
+// QUIET).
+bool choose_domain(const char *path, bool dax, Domain *out, bool quiet = false);
 
 // From an open until its close: the domain of the open pool, and the file
 // descriptor that syncs it (kept open by the caller until leave_domain).

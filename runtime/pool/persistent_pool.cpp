@@ -96,7 +96,7 @@ static CreateOptions runtime_create_options() {
   const char *env = getenv("PTM_POOL_SLOT_SIZE");
   uint64_t slot_size = 0;
   if (env && *env) {
-    if (!parse_size(env, &slot_size))
+    if (!parse_size(env, &slot_size) || slot_size == 0)
       fatal("PTM_POOL_SLOT_SIZE='%s' is not a size (e.g. 1M, 16M)", env);
     opt.slot_size = slot_size;
   }

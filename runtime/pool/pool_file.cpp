@@ -336,21 +336,34 @@ int read_pool_header(const char *path, uint64_t expected_size, PoolHeader *out,
   return rc;
 }
 
+uint64_t default_slot_size(const char *path, bool dax, uint64_t size,
+                           uint32_t slot_count) {
+  persist::Domain domain;
+  if (persist::choose_domain(path, dax, &domain, /*quiet=*/true) &&
+      domain == persist::Domain::File &&
+      uint64_t(slot_count) * kFileSlotSize * kFileSlotsShare <= size)
+    return kFileSlotSize;
+  return kDefaultSlotSize;
+}
+
 int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
                      PoolHeader *out, int *locked_fd) {
+  // (the default is at least kDefaultSlotSize: checked with it here, chosen
+  // once the file is mapped)
+  uint64_t slot_size = opt.slot_size ? opt.slot_size : kDefaultSlotSize;
   if (opt.slot_count == 0 || opt.slot_count > kMaxSlotCount ||
-      opt.slot_size < kMinSlotSize || opt.slot_size % kPageSize)
+      slot_size < kMinSlotSize || slot_size % kPageSize)
     return fail(path, EINVAL,
                 "cannot create: %u slots of %llu bytes (1 to 256 slots of a "
                 "multiple of 4096 bytes, at least 4096)",
-                opt.slot_count, (unsigned long long)opt.slot_size);
-  uint64_t min = min_pool_size(opt.slot_count, opt.slot_size);
+                opt.slot_count, (unsigned long long)slot_size);
+  uint64_t min = min_pool_size(opt.slot_count, slot_size);
   if (size < min)
     return fail(path, EINVAL,
                 "cannot create: %llu bytes is too small (%u thread slots of "
                 "%llu bytes need a pool of at least %llu bytes)",
                 (unsigned long long)size, opt.slot_count,
-                (unsigned long long)opt.slot_size, (unsigned long long)min);
+                (unsigned long long)slot_size, (unsigned long long)min);
 
   // The address: the requested one, or the first free range from the default.
   uint64_t span = round_up(size, kPageSize);
@@ -419,6 +432,9 @@ int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
     return rc;
   }
 
+  if (!opt.slot_size)
+    slot_size = default_slot_size(path, is_pmem != 0, size, opt.slot_count);
+
   PoolHeader h;
   memset(&h, 0, sizeof h);
   h.version = kVersion;
@@ -426,10 +442,10 @@ int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
   h.pool_size = size;
   h.base = base;
   h.slot_count = opt.slot_count;
-  h.slot_size = opt.slot_size;
+  h.slot_size = slot_size;
   h.slots_offset = kSlotsOffset;
-  h.heap_offset = round_up(
-      kSlotsOffset + uint64_t(opt.slot_count) * opt.slot_size, kPageSize);
+  h.heap_offset =
+      round_up(kSlotsOffset + uint64_t(opt.slot_count) * slot_size, kPageSize);
   h.root_offset = kRootOffset;
   int ufd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
   if (ufd < 0 || !read_all(ufd, h.uuid, sizeof h.uuid)) {

@@ -33,7 +33,7 @@ constexpr unsigned kDefaultPoolMode = 0600;
 struct CreateOptions {
   uint64_t base = 0; // 0: kDefaultBase, or the next free range above it
   uint32_t slot_count = kDefaultSlotCount;
-  uint64_t slot_size = kDefaultSlotSize;
+  uint64_t slot_size = 0; // 0: default_slot_size()
   const char *creator = "";
   // Permission bits of the new file (the umask applies, as for open(2)).
   unsigned mode = kDefaultPoolMode;
@@ -47,6 +47,21 @@ struct CreateOptions {
 // -ENOENT without a message when the file does not exist.
 int read_pool_header(const char *path, uint64_t expected_size, PoolHeader *out,
                      bool quiet_enoent = true);
+
+// The default slot size in the file domain, when the slots take at most
+// 1 / kFileSlotsShare of the pool (default_slot_size).
+constexpr uint64_t kFileSlotSize = 1024 * 1024;
+constexpr uint64_t kFileSlotsShare = 8;
+
+// The slot size of a new pool of SIZE bytes and SLOT_COUNT slots at PATH
+// that asks for none: kFileSlotSize in the file domain (persist/domain.h;
+// DAX: the mapping accepted MAP_SYNC) when the slots take at most
+// 1 / kFileSlotsShare of the pool, otherwise kDefaultSlotSize. The buffered
+// persister's records go round a ring of slots there, and a larger ring
+// writes each data page back less often (docs/pool.md "Persistence
+// domains").
+uint64_t default_slot_size(const char *path, bool dax, uint64_t size,
+                           uint32_t slot_count);
 
 // Creates the pool file PATH of SIZE bytes and writes its header. With
 // LOCKED_FD, the file stays open there with its exclusive owner lock (taken

@@ -12,7 +12,11 @@
 #      in /dev/shm; `ptm-pool info` says the same;
 #   4. a value that is not a domain, eadr in a build that writes lines
 #      back, and a PTM_FILE_COMMIT that is not a way to commit: a clear
-#      error, exit status 1, the pool unchanged.
+#      error, exit status 1, the pool unchanged;
+#   5. the slot size of a new pool that names none: 1 MiB in the file domain
+#      when its slots take at most an eighth of the pool, 256 KiB otherwise
+#      and in page-cache; one that names it (or a zero: refused) as said;
+#      by ptm-pool create and by the runtime.
 set -u
 kv="$1"
 tool="$2"
@@ -77,6 +81,37 @@ grep -q "PTM_FILE_COMMIT" <<<"$out" || err "PTM_FILE_COMMIT=bogus: no message na
 [ "$("$kv" -p "$dir/c.pool" list | md5sum)" = "$before" ] ||
   err "a refused open changed the pool"
 "$tool" check "$dir/c.pool" >/dev/null || err "ptm-pool check after the refusals"
+
+# 5. The default slot size.
+slot_size() { "$tool" info "$1" 2>&1 | sed -n 's/^slots: *[0-9]* x \([0-9]*\) bytes.*/\1/p'; }
+# created DOMAIN SIZE WANT [ARGS...]: ptm-pool create in DOMAIN gives slots
+# of WANT bytes.
+created() {
+  local p="$dir/s-$1-$2-$#.pool"
+  env -u PTM_PERSIST_DOMAIN PTM_PERSIST_DOMAIN="$1" "$tool" create "$p" "$2" \
+    --sparse "${@:4}" >/dev/null || err "ptm-pool create $p $2 ${*:4} in $1"
+  got=$(slot_size "$p")
+  echo "create in $1, $2 ${*:4}: slots of $got bytes"
+  [ "$got" = "$3" ] || err "create in $1, $2 ${*:4}: slots of '$got' bytes, not $3"
+  rm -f "$p"
+}
+created file 1G 1048576
+created file 64M 1048576 --slots 8
+created file 256M 262144
+created file 1G 524288 --slot-size 512K
+created page-cache 1G 262144
+out=$("$tool" create "$dir/zero.pool" 1G --slot-size 0 2>&1) &&
+  err "ptm-pool create --slot-size 0 succeeded"
+[ -e "$dir/zero.pool" ] && err "ptm-pool create --slot-size 0 left a file"
+env -u PTM_PERSIST_DOMAIN PTM_PERSIST_DOMAIN=file PTM_POOL_SPARSE=1 \
+  "$kv" -p "$dir/r.pool" -s 1024 put k v >/dev/null 2>&1 ||
+  err "kv: cannot create a 1 GiB pool in the file domain"
+got=$(slot_size "$dir/r.pool")
+echo "runtime, file, 1 GiB: slots of $got bytes"
+[ "$got" = 1048576 ] || err "the runtime's 1 GiB pool in the file domain: slots of '$got' bytes"
+out=$(PTM_POOL_SLOT_SIZE=0 "$kv" -p "$dir/z.pool" put k v 2>&1) &&
+  err "PTM_POOL_SLOT_SIZE=0 was accepted"
+grep -q PTM_POOL_SLOT_SIZE <<<"$out" || err "PTM_POOL_SLOT_SIZE=0: no message naming it: $out"
 
 [ $fail = 0 ] && echo "persist-domain: OK"
 exit $fail
