@@ -113,6 +113,10 @@ void start_buffered(const PoolView &view, const char *path,
   if (dram == MAP_FAILED)
     fatal("%s: cannot map the pool for buffered durability: %s", path,
           strerror(err));
+  if (mode.awaited) { // (strict through the persister)
+    persist::cache_in_base_pages(pm, size);
+    persist::cache_in_base_pages(dram, size);
+  }
   pm_view = static_cast<char *>(pm);
   auto lo = reinterpret_cast<uintptr_t>(view.base);
   persist::ShadowView shadow;

@@ -265,6 +265,10 @@ static int open_locked(const char *path, int fd, const PoolHeader &h,
     exit_close_set = true;
     atexit(close_at_exit);
   }
+  // (strict in the file domain: base pages, for the mapping the fences sync
+  // and, in start_buffered, for the persister's views)
+  if (domain == persist::Domain::File && !mode.buffered)
+    persist::cache_in_base_pages(base, h.pool_size);
   if (mode.buffered || mode.awaited || library_speculative)
     start_buffered(open_view, path, mode);
   // (before the epoch lets any transaction in: enter_tx's fence_light)
