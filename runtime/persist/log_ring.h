@@ -132,19 +132,10 @@ struct LogRing {
     uint64_t status = __atomic_load_n(&h.status, __ATOMIC_ACQUIRE);
     if (__builtin_expect(pool::is_redo_state(pool::status_state(status)), 1)) {
       uint64_t o = h.commit_order;
-      if (__builtin_expect(o > s.floor && o > ReplayFloor::durable.load(
-                                                  std::memory_order_relaxed),
-                           0))
+      if (__builtin_expect(!pool::superseded(s, o), 0))
         make_room(s, o);
     }
     select_part(s, s.part);
-  }
-
-  // ORDER is at or below a durable floor: its record and every earlier one
-  // is ignored by recovery.
-  static bool superseded(const pool::SlotHandle &s, uint64_t order) {
-    return order <= s.floor ||
-           order <= ReplayFloor::durable.load(std::memory_order_relaxed);
   }
 
   // clwb of the lines the N records at E write, each once (LineFlusher):

@@ -146,13 +146,19 @@ void leave_tx_heap_work(SlotHandle &s) __attribute__((noinline, cold));
 // runtime/persist/log_ring.h ReplayFloor::durable).
 inline std::atomic<uint64_t> durable_replay_floor{0};
 
-// S's parked frees can be settled: a durable floor (the thread's own, or
-// any) has passed the oldest of them (freed_blocks.cpp's test).
+// ORDER is at or below a durable floor (S's own, or the largest known): its
+// record and every earlier one is ignored by recovery.
+__attribute__((always_inline)) inline bool superseded(const SlotHandle &s,
+                                                      uint64_t order) {
+  return order <= s.floor ||
+         order <= durable_replay_floor.load(std::memory_order_relaxed);
+}
+
+// S's parked frees can be settled: a durable floor has passed the oldest of
+// them (freed_blocks.cpp's test).
 __attribute__((always_inline)) inline bool
 parked_frees_due(const SlotHandle &s) {
-  uint64_t t = s.parked_tag;
-  return t != 0 && (t <= s.floor ||
-                    t <= durable_replay_floor.load(std::memory_order_relaxed));
+  return s.parked_tag != 0 && superseded(s, s.parked_tag);
 }
 
 __attribute__((always_inline)) inline void leave_tx(SlotHandle &s) {
