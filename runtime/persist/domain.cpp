@@ -241,18 +241,14 @@ void sync_file_unmapping(const void *view, size_t n) {
   sync_file();
 }
 
-void sync_file_pages(Span *spans, size_t count) {
-  if (count == 0)
-    return;
+namespace {
+
+// F(LO, HI) for each run of whole pages that SPANS touch (sorted, merged).
+template <class F> void for_each_page_run(Span *spans, size_t count, F &&f) {
   for (size_t i = 0; i < count; ++i)
     spans[i] = page_span(spans[i].addr, spans[i].n);
   std::sort(spans, spans + count,
             [](const Span &a, const Span &b) { return a.addr < b.addr; });
-  {
-    std::lock_guard<std::mutex> lock(group.mutex);
-    ++group.syncs;
-  }
-  stat_add(this_thread().stats->syncs);
   for (size_t i = 0; i < count;) {
     auto lo = reinterpret_cast<uintptr_t>(spans[i].addr);
     uintptr_t hi = lo + spans[i].n;
@@ -260,6 +256,66 @@ void sync_file_pages(Span *spans, size_t count) {
          ++i)
       hi =
           std::max(hi, reinterpret_cast<uintptr_t>(spans[i].addr) + spans[i].n);
+    f(lo, hi);
+  }
+}
+
+} // namespace
+
+void start_sync_pages(const void *view, Span *spans, size_t count) {
+  int fd;
+  {
+    std::lock_guard<std::mutex> lock(group.mutex);
+    fd = group.fd;
+  }
+  for_each_page_run(spans, count, [&](uintptr_t lo, uintptr_t hi) {
+    drop_mapping(lo, hi);
+#if !PTM_PERSIST_HOOKS
+    // (a failure here is found again, and reported, by sync_file_pages)
+    if (fd >= 0)
+      sync_file_range(fd, off64_t(lo - reinterpret_cast<uintptr_t>(view)),
+                      off64_t(hi - lo), SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd;
+    (void)view;
+#endif
+  });
+}
+
+void write_through_file(int fd, const void *view, void *at, const void *from,
+                        size_t n) {
+#if PTM_PERSIST_HOOKS
+  // (the crash simulator's storage is the mapping: the same bytes there)
+  (void)fd;
+  (void)view;
+  memcpy(at, from, n);
+#else
+  auto off = off_t(static_cast<char *>(at) - static_cast<const char *>(view));
+  const auto *p = static_cast<const char *>(from);
+  while (n > 0) {
+    ssize_t w = pwrite(fd, p, n, off);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      fatal("cannot write the pool file: %s (the transactions since the "
+            "last sync may be lost)",
+            w < 0 ? strerror(errno) : "nothing written");
+    p += w;
+    off += w;
+    n -= size_t(w);
+  }
+#endif
+}
+
+void sync_file_pages(Span *spans, size_t count) {
+  if (count == 0)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(group.mutex);
+    ++group.syncs;
+  }
+  stat_add(this_thread().stats->syncs);
+  for_each_page_run(spans, count, [](uintptr_t lo, uintptr_t hi) {
     drop_mapping(lo, hi);
 #if PTM_PERSIST_HOOKS
     // (the crash simulator is the storage: it takes those pages as they are)
@@ -271,7 +327,7 @@ void sync_file_pages(Span *spans, size_t count) {
             "since the last sync may be lost)",
             strerror(errno));
 #endif
-  }
+  });
 }
 
 OwnSyncs::OwnSyncs(bool on) { own_syncs = on; }

@@ -69,6 +69,24 @@ struct Span {
   size_t n;
 };
 void sync_file_pages(Span *spans, size_t count);
+// sync_file_pages in two steps, for a writer with other work to do while
+// the disk writes: start_sync_pages drops the runs' page table entries and
+// starts writing their dirty pages (sync_file_range, SYNC_FILE_RANGE_WRITE:
+// no wait, nothing durable yet; VIEW: where the writer's mapping holds the
+// file's first byte); a later sync_file_pages of the same spans then waits
+// for those writes and flushes the disk's cache. (results/storage.md: a
+// 1 MiB record's msync took 0.6-0.7 ms, its flush after the writes alone
+// 0.15 ms.)
+void start_sync_pages(const void *view, Span *spans, size_t count);
+
+// Stores the N bytes at FROM to AT, in a writer's mapping of the pool file
+// whose first byte is at VIEW, through the file (pwrite on FD, open for
+// writing): the page cache gets them without a store through the mapping,
+// so its pages are neither faulted in nor, at their sync, write-protected
+// (the persister's records, built in DRAM: runtime/pool/persister.cpp). A
+// failure is fatal (nothing after it could be called durable).
+void write_through_file(int fd, const void *view, void *at, const void *from,
+                        size_t n);
 
 // sync_file for a writer that stores through its own mapping of the file
 // (the persister's PM view, [VIEW, VIEW + N)): the mapping's page table

@@ -388,24 +388,41 @@ struct PersistentRedoLog {
   // The persister's ring of records (the file domain,
   // runtime/pool/persister.cpp), whose thread syncs what it writes itself
   // (persist::OwnSyncs): commit_sealed (the record sealed with the replay
-  // floor FLOOR in its header, nothing synced; false when it is empty),
-  // sync_record (its pages alone made durable), write_back_unfenced (written
-  // DELTA away, nothing fenced or synced) and retire (idle, the extension's
-  // link cleared, nothing fenced).
+  // floor FLOOR in its header, its entries checked, nothing flushed or
+  // synced; false when it is empty), sync_record (its pages alone made
+  // durable), write_back_unfenced (written DELTA away, nothing fenced or
+  // synced) and retire (idle, the extension's link cleared, nothing fenced).
+  // The persister builds a record in DRAM (ENTRIES, not SLOT_ENTRIES, unless
+  // it extends) and stores it into its slot before its sync.
   static bool commit_sealed(pool::SlotHandle &s, uint64_t order,
                             uint64_t floor) {
     s.hdr->floor = floor;
-    return publish(s, order, /*sealed=*/true);
+    return publish<false, false, /*FlushEntries=*/false>(s, order,
+                                                         /*sealed=*/true);
   }
   // The pages of S's record (its slot's header, its extension's header, its
-  // entries) synced, and no others.
+  // entries) synced, and no others; start_sync_record: their writes started,
+  // for a sync_record later (persist::start_sync_pages; VIEW: where the
+  // writer's mapping holds the file's first byte).
   static void sync_record(const pool::SlotHandle &s) {
-    const void *first = s.ext ? static_cast<const void *>(s.ext) : s.entries;
-    persist::Span spans[2] = {
-        {s.hdr, sizeof(pool::SlotHeader)},
-        {first, size_t(reinterpret_cast<const char *>(s.entries + s.count) -
-                       static_cast<const char *>(first))}};
+    persist::Span spans[2];
+    record_spans(s, spans);
     persist::sync_file_pages(spans, 2);
+  }
+  static void start_sync_record(const pool::SlotHandle &s, const void *view) {
+    persist::Span spans[2];
+    record_spans(s, spans);
+    persist::start_sync_pages(view, spans, 2);
+  }
+  // (in the slot, or in its extension: what the file holds once the
+  // record's entries are stored there, wherever S builds them)
+  static void record_spans(const pool::SlotHandle &s, persist::Span *spans) {
+    const void *first =
+        s.ext ? static_cast<const void *>(s.ext) : s.slot_entries;
+    const pool::LogEntry *end = (s.ext ? s.entries : s.slot_entries) + s.count;
+    spans[0] = {s.hdr, sizeof(pool::SlotHeader)};
+    spans[1] = {first, size_t(reinterpret_cast<const char *>(end) -
+                              static_cast<const char *>(first))};
   }
   static void write_back_unfenced(pool::SlotHandle &s, uintptr_t delta) {
     write_back(s, 0, 0, WriteBack::StreamLines, delta);
@@ -643,8 +660,11 @@ private:
   // one fence leaves either the whole log or a torn one that recovery
   // discards; nothing is written in place before the fence.
   // RING: a log ring's record (its part's header, the replay floor, the
-  // last record's data lines flushed behind the same fence).
-  template <bool Ring = false, bool SkipRewritten = false>
+  // last record's data lines flushed behind the same fence). Without
+  // FLUSH_ENTRIES the entries get their checks and no flush (a record whose
+  // writer syncs its pages: commit_sealed).
+  template <bool Ring = false, bool SkipRewritten = false,
+            bool FlushEntries = true>
   static bool publish(pool::SlotHandle &s, uint64_t order, bool sealed) {
     uint64_t w = s.count;
     stat_add(this_thread().stats->log_entries, s.logged);
@@ -661,7 +681,8 @@ private:
       LogStage::stream(s, w);
     } else {
       seal_entries(s.entries, w, [](pool::LogEntry &e, size_t bytes) {
-        persist::flush_range(&e, bytes);
+        if (FlushEntries)
+          persist::flush_range(&e, bytes);
       });
     }
     if (!sealed)

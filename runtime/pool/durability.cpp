@@ -108,11 +108,12 @@ void start_buffered(const PoolView &view, const char *path,
   void *dram = pm == MAP_FAILED ? MAP_FAILED
                                 : mmap(view.base, size, PROT_READ | PROT_WRITE,
                                        MAP_PRIVATE | MAP_FIXED, fd, 0);
-  int err = errno;
-  close(fd);
-  if (dram == MAP_FAILED)
+  if (dram == MAP_FAILED) {
+    int err = errno;
+    close(fd);
     fatal("%s: cannot map the pool for buffered durability: %s", path,
           strerror(err));
+  }
   if (mode.awaited) { // (strict through the persister)
     persist::cache_in_base_pages(pm, size);
     persist::cache_in_base_pages(dram, size);
@@ -136,7 +137,7 @@ void start_buffered(const PoolView &view, const char *path,
     speculative_reset();
     first = speculative_clock->load();
   }
-  start_persister(mode.interval_ms, uintptr_t(shadow.delta), first);
+  start_persister(mode.interval_ms, uintptr_t(shadow.delta), first, fd);
   if (!exit_sync_set) {
     exit_sync_set = true;
     atexit(sync_at_exit); // a program that ends without ptm_close

@@ -14,10 +14,12 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 #include <vector>
 
 // The group commit's wait for writers (kMaxGather below; CMake
@@ -99,6 +101,27 @@ struct ViewSource final : ExtensionSource {
 // record of a transaction larger than a slot, which extends into memory
 // free in the file: no other record is then replayed over that memory,
 // and no later write-back reuses it while the record may be replayed.
+//
+// A record is built in DRAM, in one of two stages (the one of the record in
+// flight, below, is the other), and stored into its slot in the file with
+// one pwrite once sealed: the slot's pages in the PM view are never touched
+// (a store would fault each of them in again after every sync, and the
+// sync would write-protect them), and the record, its fills and its
+// write-back read a stage that is still in the cache.
+//
+// A record's sync is started when it is sealed and finished when the next
+// one is about to be sealed (the record in flight): the disk writes it
+// while the next record is built. Meanwhile it is neither durable (its
+// commits not published) nor written back, so a chunk entry of the next
+// record that starts from the chunk's bytes takes them from the record in
+// flight if it has the chunk (its index is kept for that), else from the
+// PM view; memory for a log extension is found only with nothing in flight.
+// Finished at once under strict durability (a committed thread waits for
+// each record: the old order, record synced before the next slot's
+// checkpoint), when a thread waits in ptm_sync, when no more commits wait
+// to be written, and before a drain; so a record is sealed only once every
+// earlier one is durable, and a torn newest record is never followed by a
+// sealed one.
 constexpr unsigned kRing = 32;
 
 // Group commit under strict durability through the persister (awaited): a
@@ -137,6 +160,22 @@ struct Persister {
   uint64_t sealed[kRing]{};
   unsigned cur = 0;
   uint64_t written_back = 0, synced_back = 0;
+  // Every sequence number up to RECORDED is in a sealed record or had
+  // nothing to write; PENDING: up to here once the record in flight is
+  // durable.
+  uint64_t recorded = 0, pending = 0;
+  // The record in flight (see kRing): its slot, order, index, and what
+  // starting its sync took.
+  bool in_flight = false;
+  unsigned flight_at = 0;
+  uint64_t flight_seq = 0;
+  SlotLogIndex flight_index;
+  std::chrono::nanoseconds flight_start{0};
+  // The ring's stages (see kRing); BUILDING: the record being built's.
+  LogEntry *stages[2] = {};
+  uint64_t stage_capacity = 0;
+  unsigned building = 0;
+  int fd = -1; // the pool file, for writing
   // The record syncs' moving average (the group commit's bound; 0: none
   // measured yet).
   std::chrono::nanoseconds sync_time{0};
@@ -158,6 +197,8 @@ struct Persister {
   void write_fresh(const QueuedTx &t);
   void seal(uint64_t seq);
   void seal_in_ring(uint64_t seq);
+  void finish_flight();
+  void open_slot();
   void checkpoint() {
     persist::sync_file_unmapping(open_view.base + delta, open_view.size());
     synced_back = written_back;
@@ -179,8 +220,13 @@ struct Persister {
   void put(void *addr, const void *src, size_t n) {
     PersistentRedoLog::write_coarse(
         slot, addr, src, n, [this](uintptr_t chunk, void *buf) {
-          memcpy(buf, reinterpret_cast<const void *>(chunk + delta),
-                 PersistentRedoLog::kChunk);
+          const void *from = reinterpret_cast<const void *>(chunk + delta);
+          if (in_flight) {
+            int64_t r = flight_index.find(chunk);
+            if (r >= 0)
+              from = chunk_bytes(slots[flight_at].entries[r]);
+          }
+          memcpy(buf, from, PersistentRedoLog::kChunk);
         });
   }
 };
@@ -191,6 +237,7 @@ void *ViewSource::lend(size_t bytes, size_t *got) {
   HeapImpl *heap = pool_heap;
   if (!heap)
     return nullptr;
+  p->finish_flight(); // (the PM view's heap after every record)
   std::vector<uint64_t> skip;
   for (size_t i = p->record_first; i < p->record_end; ++i) {
     const QueuedTx &t = p->txs[i];
@@ -235,24 +282,32 @@ void Persister::seal(uint64_t seq) {
                             speculative ? seq : 0);
   if (speculative)
     speculative_floor.store(seq, std::memory_order_release);
-  PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
-  persist::begin_unit(); // (the next record)
+  open_slot();
 }
 
-// Seals the record in slots[cur] and syncs its pages, tells the waiting
-// threads, writes it back (nothing synced), then opens the next slot of the
+// Once the record in flight is finished, seals the record in slots[cur] and
+// starts syncing its pages (in flight), then opens the next slot of the
 // ring, after a checkpoint if its record is not yet covered by one.
 void Persister::seal_in_ring(uint64_t seq) {
+  finish_flight();
   SlotHandle &s = slots[cur];
   s = slot;
   if (!PersistentRedoLog::commit_sealed(s, seq, synced_back))
     return;
+  char *view = open_view.base + delta;
+  if (!s.ext) // (an extended record is in the PM view)
+    persist::write_through_file(fd, view, s.slot_entries, s.entries,
+                                s.count * sizeof(LogEntry));
   auto start = std::chrono::steady_clock::now();
-  PersistentRedoLog::sync_record(s);
-  sync_time = (3 * sync_time + (std::chrono::steady_clock::now() - start)) / 4;
-  publish_persisted(seq);
-  PersistentRedoLog::write_back_unfenced(s, delta);
-  written_back = sealed[cur] = seq;
+  PersistentRedoLog::start_sync_record(s, view);
+  flight_start = std::chrono::steady_clock::now() - start;
+  building ^= 1;
+  in_flight = true;
+  flight_at = cur;
+  flight_seq = sealed[cur] = seq;
+  std::swap(flight_index, tls_log_index); // (its keys, for the next record)
+  if (awaited)
+    finish_flight(); // (strict: a thread waits for it; nothing to overlap)
   if (s.ext)
     drain(); // (its blocks are free memory for the records after it)
   cur = (cur + 1) % ring;
@@ -263,8 +318,33 @@ void Persister::seal_in_ring(uint64_t seq) {
     sealed[cur] = 0;
   }
   slot = slots[cur];
+  open_slot();
+}
+
+// The next record begins in SLOT, built in the stage of the ring's that is
+// free.
+void Persister::open_slot() {
   PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
+  if (in_ring)
+    slot.entries = stages[building];
   persist::begin_unit(); // (the next record)
+}
+
+// The record in flight durable (its sync finished), the threads waiting for
+// its commits told, and written back (nothing synced).
+void Persister::finish_flight() {
+  if (!in_flight)
+    return;
+  in_flight = false;
+  SlotHandle &s = slots[flight_at];
+  auto start = std::chrono::steady_clock::now();
+  PersistentRedoLog::sync_record(s);
+  sync_time = (3 * sync_time + flight_start +
+               (std::chrono::steady_clock::now() - start)) /
+              4;
+  publish_persisted(std::max(flight_seq, pending));
+  PersistentRedoLog::write_back_unfenced(s, delta);
+  written_back = flight_seq;
 }
 
 // Idle or closing: every write-back synced, every record retired, synced.
@@ -278,6 +358,7 @@ void Persister::seal_in_ring(uint64_t seq) {
 // status, the first retired header that reaches the file supersedes every
 // record of the ring.
 void Persister::drain() {
+  finish_flight();
   bool any = false;
   for (unsigned i = 0; i < ring; ++i)
     any |= sealed[i] != 0;
@@ -428,7 +509,7 @@ uint64_t Persister::round() {
   room.notify_all();
   std::sort(txs.begin(), txs.end(),
             [](const QueuedTx &a, const QueuedTx &b) { return a.seq < b.seq; });
-  uint64_t next = persisted + 1;
+  uint64_t next = recorded + 1;
   size_t n = 0;
   while (n < txs.size() && txs[n].seq == next) {
     ++n;
@@ -448,21 +529,28 @@ uint64_t Persister::round() {
     q.release();
   carried.release();
   std::vector<QueuedTx>().swap(txs);
-  return next - 1;
+  return recorded = next - 1;
 }
 
 void Persister::run() {
   persist::OwnSyncs own(in_ring);
   extensions.p = this;
   LogExtension::set_source(&extensions);
-  PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
   // (the crash simulator counts its mutations per record: the first from
   // here, each next one from the seal of the one before)
-  persist::begin_unit();
+  open_slot();
   for (;;) {
     bool stopping;
     {
       std::unique_lock<std::mutex> lock(m);
+      // (in flight only while more commits wait to be written, and no
+      // thread waits for durability)
+      if (in_flight &&
+          (stop || wanted > persisted || !(room_wanted || kicked))) {
+        lock.unlock();
+        finish_flight();
+        lock.lock();
+      }
       wake.wait_for(lock, interval, [&] {
         return stop || wanted > persisted || room_wanted || kicked;
       });
@@ -470,9 +558,12 @@ void Persister::run() {
     }
     if (PTM_OPT_COMMIT_GATHER && awaited && in_ring && !stopping)
       gather();
-    uint64_t before = persisted;
+    uint64_t before = recorded;
     uint64_t upto = round();
-    publish_persisted(upto);
+    if (in_flight)
+      pending = upto; // (published with the record in flight)
+    else
+      publish_persisted(upto);
     uint64_t last = commit_seq.load(std::memory_order_acquire);
     if (stopping && upto == last)
       break;
@@ -492,7 +583,8 @@ void *persister_main(void *arg) {
 
 } // namespace
 
-void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first) {
+void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first,
+                     int fd) {
   if (!persister)
     persister = new Persister(); // (kept: no destructor runs at exit)
   Persister &p = *persister;
@@ -500,6 +592,7 @@ void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first) {
   p.wanted = p.persisted = first;
   p.interval = std::chrono::milliseconds(interval_ms);
   p.delta = delta;
+  p.fd = fd;
   p.durable.store(first);
   commit_seq.store(first);
   // A ring in the file domain, if the pool has the slots: up to kRing, half
@@ -532,9 +625,23 @@ void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first) {
     release_service_slot(p.slots[i]);
   p.slot = p.slots[0];
   p.cur = 0;
+  if (p.in_ring && p.stage_capacity != p.slot.slot_capacity) {
+    size_t bytes = (p.slot.slot_capacity * sizeof(LogEntry) + 63) & ~size_t(63);
+    for (LogEntry *&stage : p.stages) {
+      free(stage);
+      stage = static_cast<LogEntry *>(aligned_alloc(64, bytes));
+      if (!stage)
+        fatal("buffered durability: no memory for the persister's records "
+              "(%zu bytes)",
+              bytes);
+    }
+    p.stage_capacity = p.slot.slot_capacity;
+  }
+  p.building = 0;
   for (uint64_t &o : p.sealed)
     o = 0;
-  p.written_back = p.synced_back = first;
+  p.written_back = p.synced_back = p.recorded = p.pending = first;
+  p.in_flight = false;
   if (pthread_create(&p.thread, nullptr, persister_main, &p) != 0)
     fatal("buffered durability: cannot start the persister thread");
   pthread_setname_np(p.thread, "ptm-persister");
@@ -548,6 +655,8 @@ void stop_persister() {
   }
   p.wake.notify_one();
   pthread_join(p.thread, nullptr);
+  close(p.fd);
+  p.fd = -1;
   if (p.in_ring) {
     p.slots[p.cur] = p.slot;
     for (unsigned i = 0; i < p.ring; ++i)

@@ -34,8 +34,10 @@ namespace ptm {
 namespace pool {
 
 // Starts the thread (the pool's mutex held; its slot is claimed here); the
-// first sequence number to come is FIRST + 1.
-void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first);
+// first sequence number to come is FIRST + 1. FD: the pool file, open for
+// writing, the persister's until stop_persister closes it.
+void start_persister(unsigned interval_ms, uintptr_t delta, uint64_t first,
+                     int fd);
 // Writes every queued commit and ends the thread (no transaction running).
 void stop_persister();
 // Returns once every commit sequence number up to SEQ is in the PM view.

@@ -489,7 +489,7 @@ static void child_init(const struct case_env *e, const void *p) {
 }
 
 int make_base_pool(const struct case_env *e, char *path, size_t n) {
-  char log[4096], slots[16];
+  char log[4096], slots[16], slot_size[24];
   shared_page_of(e->ops); /* before the first fork */
   path_in(e, "base.pool", path, n);
   /* a thread slot per thread and the persister's (buffered, or sp3, which
@@ -501,6 +501,8 @@ int make_base_pool(const struct case_env *e, char *path, size_t n) {
   int persister = e->buffered || !strcmp(ptm_algorithm(), "sp3") || file;
   unsigned nslots = e->threads + (persister ? (file ? 3 : 1) : 0);
   snprintf(slots, sizeof slots, "%u", nslots > 2 ? nslots : 2);
+  snprintf(slot_size, sizeof slot_size, "%llu",
+           (unsigned long long)(e->slot_size ? e->slot_size : 65536));
   path_in(e, "init.log", log, sizeof log);
   unlink(path);
   if (e->pool_tool) {
@@ -511,9 +513,9 @@ int make_base_pool(const struct case_env *e, char *path, size_t n) {
         dup2(fd, 1);
         dup2(fd, 2);
       }
-      /* a small pool: the slots above, of 64 KiB; a 4 MiB file */
+      /* a small pool: the slots above, of 64 KiB (--slot-size); 4 MiB */
       execl(e->pool_tool, e->pool_tool, "create", path, "4M", "--slots", slots,
-            "--slot-size", "64K", (char *)NULL);
+            "--slot-size", slot_size, (char *)NULL);
       _exit(127);
     }
     int status;
@@ -653,6 +655,9 @@ void reproduce_command(const struct case_env *e, const char *argv0,
                   (unsigned long long)e->sync_every);
   if (e->check_acked && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --check-acked");
+  if (e->slot_size && k > 0 && (size_t)k < n)
+    k += snprintf(buf + k, n - (size_t)k, " --slot-size %llu",
+                  (unsigned long long)e->slot_size);
   if (e->pool_tool && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --pool-tool %s", e->pool_tool);
   if (k > 0 && (size_t)k < n)

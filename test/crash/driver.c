@@ -30,6 +30,9 @@
  *                     ptm_sync after every K of its operations (0: never);
  *                     the check wants a prefix of the commit order holding
  *                     every operation acknowledged before a ptm_sync
+ *   --slot-size B     count, sweep, case: the pool's slots of B bytes (a
+ *                     multiple of 4096; default 65536): small slots make
+ *                     the persister's rounds span several records
  *   --check-acked     with --buffered: check as under strict durability
  *                     (every acknowledged operation in the pool), to show
  *                     with --expect-violations that buffered runs do lose
@@ -67,7 +70,7 @@ static const struct workload *const workloads[] = {
 struct options {
   const char *command, *workload;
   uint64_t ops, op_seed, points, seeds, recovery, sample_seed, threads;
-  uint64_t sync_every;
+  uint64_t sync_every, slot_size;
   int all_points, all_recovery, expect_violations, buffered, check_acked;
   uint64_t at, seed, recovery_at;
   const char *mode, *modes, *dir, *pool_tool, *mutate, *pool;
@@ -78,7 +81,7 @@ static void usage(const char *argv0) {
           "usage: %s count|sweep|case|init|run|check WORKLOAD [--pool PATH] "
           "[--ops N] [--op-seed S] "
           "[--dir DIR] [--pool-tool PATH] [--mutate SPEC] [--threads T] "
-          "[--buffered K [--check-acked]]\n"
+          "[--buffered K [--check-acked]] [--slot-size BYTES]\n"
           "  sweep: [--points all|K] [--modes none,all,random] [--seeds K] "
           "[--recovery all|K] [--sample-seed S] [--expect-violations]\n"
           "  case:  --at N [--mode none|all|random] [--seed S] "
@@ -140,6 +143,13 @@ static void parse(int argc, char **argv, struct options *o) {
     } else if (!strcmp(a, "--buffered")) {
       o->buffered = 1;
       o->sync_every = number(argv[0], a, v);
+    } else if (!strcmp(a, "--slot-size")) {
+      o->slot_size = number(argv[0], a, v);
+      if (o->slot_size < 4096 || o->slot_size % 4096 != 0) {
+        fprintf(stderr, "%s: --slot-size needs a multiple of 4096, not '%s'\n",
+                argv[0], v);
+        exit(2);
+      }
     } else if (!strcmp(a, "--points")) {
       o->all_points = !strcmp(v, "all");
       if (!o->all_points)
@@ -407,7 +417,8 @@ int main(int argc, char **argv) {
   struct case_env e = {w,          ptm_algorithm(), o.dir,
                        base,       o.pool_tool,     o.ops,
                        o.op_seed,  o.mutate,        (unsigned)o.threads,
-                       o.buffered, o.sync_every,    o.check_acked};
+                       o.buffered, o.sync_every,    o.check_acked,
+                       o.slot_size};
   if (o.check_acked && !o.buffered) {
     fprintf(stderr, "%s: --check-acked needs --buffered\n", argv[0]);
     return 2;
