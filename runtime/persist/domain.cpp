@@ -227,12 +227,13 @@ void drop_mapping(uintptr_t lo, uintptr_t hi) {
 
 } // namespace
 
-void cache_in_base_pages(void *map, size_t size) {
-  madvise(map, size, MADV_RANDOM);
+void cache_in_base_pages() {
   std::lock_guard<std::mutex> lock(group.mutex);
   if (group.fd >= 0)
     posix_fadvise(group.fd, 0, 0, POSIX_FADV_DONTNEED);
 }
+
+void read_no_ahead(void *map, size_t size) { madvise(map, size, MADV_RANDOM); }
 
 void sync_file_unmapping(const void *view, size_t n) {
   Span s = page_span(view, n);

@@ -101,18 +101,20 @@ void write_through_file(int fd, const void *view, void *at, const void *from,
 // mappings that no other thread stores to (MAP_SHARED: nothing is lost).
 void sync_file_unmapping(const void *view, size_t n);
 
-// The file domain, strict durability: the page cache holds the pool file in
-// base pages from now on, for the mapping [MAP, MAP + SIZE) of the whole
-// pool. A store through a mapping dirties its whole folio, and readahead
-// (at open, recovery reads every slot) caches a file in large folios, so a
-// commit that wrote a few pages made the next sync write up to whole
-// folios (results/storage.md "Base pages": 123 KB per strict commit with
-// 1 MiB slots, 8 KB in base pages). The mapping reads no ahead
-// (MADV_RANDOM) and the file's clean pages cached so far are dropped, to
-// be read again a page at a time. Not for buffered durability, whose
-// persister writes most of a large folio's pages in a round and whose
-// faults readahead saves.
-void cache_in_base_pages(void *map, size_t size);
+// The file domain, strict durability: the page cache holds the open pool's
+// file in base pages from now on. A store through a mapping dirties its
+// whole folio, and readahead (at open, recovery reads every slot) caches a
+// file in large folios, so a commit that wrote a few pages made the next
+// sync write up to whole folios (results/storage.md "Base pages": 123 KB
+// per strict commit with 1 MiB slots, 8 KB in base pages).
+// cache_in_base_pages drops the file's clean pages cached so far, to be
+// read again a page at a time (once per open); read_no_ahead turns
+// readahead off (MADV_RANDOM) for a mapping [MAP, MAP + SIZE) of the whole
+// pool (each mapping of it). Not for buffered durability, whose persister
+// writes most of a large folio's pages in a round and whose faults
+// readahead saves.
+void cache_in_base_pages();
+void read_no_ahead(void *map, size_t size);
 
 // While one made with ON lives, the calling thread's fences do not sync the
 // pool file in the file domain: the thread syncs what it wrote itself

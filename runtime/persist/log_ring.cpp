@@ -59,7 +59,7 @@ void ReplayFloor::reset() {
     t.committing.store(0, std::memory_order_relaxed);
   }
   high_water.store(0, std::memory_order_relaxed);
-  durable.store(0, std::memory_order_seq_cst);
+  pool::durable_replay_floor.store(0, std::memory_order_seq_cst);
 }
 
 uint64_t ReplayFloor::compute(uint32_t self, uint64_t order,
@@ -124,13 +124,13 @@ void LogRing::make_room(pool::SlotHandle &s, uint64_t target) {
   persist::clwb(&h);
   persist::sfence();
   s.floor = floor;
-  raise_to(ReplayFloor::durable, floor);
+  raise_to(pool::durable_replay_floor, floor);
 }
 
 void LogRing::supersede_wide(pool::SlotHandle &s) {
   uint64_t o = s.wide_order;
   s.wide_order = 0;
-  if (o > s.floor && o > ReplayFloor::durable.load(std::memory_order_relaxed))
+  if (!pool::superseded(s, o))
     make_room(s, o);
 }
 
@@ -143,8 +143,7 @@ void LogRing::spill(pool::SlotHandle &s) {
         h.commit_order > target)
       target = h.commit_order;
   }
-  if (target > s.floor &&
-      target > ReplayFloor::durable.load(std::memory_order_relaxed))
+  if (!pool::superseded(s, target))
     make_room(s, target);
   pool::LogEntry *first = LogStage::base(s);
   if (s.entries != first)

@@ -58,9 +58,6 @@ struct ReplayFloor {
   using Slot = FloorSlot;
   static inline Slot slots[pool::kMaxSlots];
   static inline std::atomic<uint32_t> high_water{0};
-  // The largest floor known to be durable (make_room; the fast path reads
-  // the thread's own, SlotHandle::floor).
-  static inline std::atomic<uint64_t> &durable = pool::durable_replay_floor;
 
   // A new pool: nothing committed.
   static void reset();

@@ -114,9 +114,9 @@ void start_buffered(const PoolView &view, const char *path,
     fatal("%s: cannot map the pool for buffered durability: %s", path,
           strerror(err));
   }
-  if (mode.awaited) { // (strict through the persister)
-    persist::cache_in_base_pages(pm, size);
-    persist::cache_in_base_pages(dram, size);
+  if (mode.awaited) {                 // (strict through the persister)
+    persist::read_no_ahead(pm, size); // (the file's cache dropped at open)
+    persist::read_no_ahead(dram, size);
   }
   pm_view = static_cast<char *>(pm);
   auto lo = reinterpret_cast<uintptr_t>(view.base);

@@ -27,8 +27,7 @@ uint64_t settle_freed_blocks(SlotHandle &s, bool now) {
   now |= !PTM_OPT_PARKED_FREES;
   bool fresh = s.frees_held;
   // Every order up to PASSED has its data durable behind a durable floor.
-  uint64_t passed =
-      std::max(s.floor, ReplayFloor::durable.load(std::memory_order_relaxed));
+  uint64_t passed = passed_floor(s);
   if (persist::seeded_early_reuse())
     passed = UINT64_MAX; // (the crash simulator's seeded bug)
   if (fresh && order > passed && !now) {

@@ -267,8 +267,10 @@ static int open_locked(const char *path, int fd, const PoolHeader &h,
   }
   // (strict in the file domain: base pages, for the mapping the fences sync
   // and, in start_buffered, for the persister's views)
-  if (domain == persist::Domain::File && !mode.buffered)
-    persist::cache_in_base_pages(base, h.pool_size);
+  if (domain == persist::Domain::File && !mode.buffered) {
+    persist::read_no_ahead(base, h.pool_size);
+    persist::cache_in_base_pages();
+  }
   if (mode.buffered || mode.awaited || library_speculative)
     start_buffered(open_view, path, mode);
   // (before the epoch lets any transaction in: enter_tx's fence_light)

@@ -143,15 +143,23 @@ void await_commit() __attribute__((noinline, cold));
 void leave_tx_heap_work(SlotHandle &s) __attribute__((noinline, cold));
 
 // The largest replay floor known to be durable (the log ring's,
-// runtime/persist/log_ring.h ReplayFloor::durable).
+// runtime/persist/log_ring.h: raised by make_room; the fast path reads the
+// thread's own, SlotHandle::floor).
 inline std::atomic<uint64_t> durable_replay_floor{0};
 
-// ORDER is at or below a durable floor (S's own, or the largest known): its
-// record and every earlier one is ignored by recovery.
+// The largest durable floor S knows of (its own, or the largest known):
+// recovery ignores every record at or below it, so their data are durable.
+__attribute__((always_inline)) inline uint64_t
+passed_floor(const SlotHandle &s) {
+  uint64_t d = durable_replay_floor.load(std::memory_order_relaxed);
+  return s.floor > d ? s.floor : d;
+}
+
+// ORDER is at or below a durable floor: its record and every earlier one
+// is ignored by recovery.
 __attribute__((always_inline)) inline bool superseded(const SlotHandle &s,
                                                       uint64_t order) {
-  return order <= s.floor ||
-         order <= durable_replay_floor.load(std::memory_order_relaxed);
+  return order <= passed_floor(s);
 }
 
 // S's parked frees can be settled: a durable floor has passed the oldest of

@@ -41,7 +41,7 @@ struct case_env {
   unsigned threads;   /* 1..CASE_MAX_THREADS */
   int buffered;       /* PTM_DURABILITY=buffered for the run */
   uint64_t sync_every;
-  int check_acked; /* buffered, checked as strict: every acknowledged one */
+  int check_acked;    /* buffered, checked as strict: every acknowledged one */
   uint64_t slot_size; /* of the pool's slots (0: 64 KiB) */
 };
 
