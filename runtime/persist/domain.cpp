@@ -317,7 +317,6 @@ void sync_file_pages(Span *spans, size_t count) {
   }
   stat_add(this_thread().stats->syncs);
   for_each_page_run(spans, count, [](uintptr_t lo, uintptr_t hi) {
-    drop_mapping(lo, hi);
 #if PTM_PERSIST_HOOKS
     // (the crash simulator is the storage: it takes those pages as they are)
     ptm_persist_observe_sync_pages(reinterpret_cast<const void *>(lo), hi - lo);

@@ -56,28 +56,26 @@ void sync_file();
 // buffered persister's too, which has no ptm_stats row).
 uint64_t file_syncs();
 
-// Makes durable the pages of the open pool's file that [ADDR, ADDR + N)
-// touches, in its mapping, and no others: one msync (MS_SYNC) of each run of
-// pages in SPANS (sorted, merged), which writes those pages and flushes the
-// disk's cache, after dropping their page table entries
-// (sync_file_unmapping, below). Counted as one sync of the file. For a
-// writer that orders its own writes (the persister's records:
-// runtime/pool/persister.cpp), whose fences do not sync (FencesSync), and
-// stores to the file through a mapping of its own.
+// Makes durable the pages of the open pool's file that the SPANS touch, in
+// two steps, for a writer that orders its own writes (the persister's
+// records: runtime/pool/persister.cpp), whose fences do not sync
+// (OwnSyncs), and stores to the file through a mapping of its own, with
+// other work to do while the disk writes. start_sync_pages drops the page
+// table entries of each run of pages (sorted, merged; as
+// sync_file_unmapping, below) and starts writing their dirty pages
+// (sync_file_range, SYNC_FILE_RANGE_WRITE: no wait, nothing durable yet;
+// VIEW: where the writer's mapping holds the file's first byte);
+// sync_file_pages of the same spans, later, with no store to them between,
+// waits for those writes and flushes the disk's cache: one msync (MS_SYNC)
+// of each run, counted as one sync of the file. (results/storage.md
+// "Records built in DRAM": the disk writes one record while the next is
+// built.)
 struct Span {
   const void *addr;
   size_t n;
 };
-void sync_file_pages(Span *spans, size_t count);
-// sync_file_pages in two steps, for a writer with other work to do while
-// the disk writes: start_sync_pages drops the runs' page table entries and
-// starts writing their dirty pages (sync_file_range, SYNC_FILE_RANGE_WRITE:
-// no wait, nothing durable yet; VIEW: where the writer's mapping holds the
-// file's first byte); a later sync_file_pages of the same spans then waits
-// for those writes and flushes the disk's cache. (results/storage.md: a
-// 1 MiB record's msync took 0.6-0.7 ms, its flush after the writes alone
-// 0.15 ms.)
 void start_sync_pages(const void *view, Span *spans, size_t count);
+void sync_file_pages(Span *spans, size_t count);
 
 // Stores the N bytes at FROM to AT, in a writer's mapping of the pool file
 // whose first byte is at VIEW, through the file (pwrite on FD, open for
@@ -97,7 +95,7 @@ void write_through_file(int fd, const void *view, void *at, const void *from,
 // each with a TLB shootdown to every CPU that runs the process (an
 // interprocessor interrupt per page), and the writer's next store to it
 // faults; now the next access faults (the same), with one shootdown per
-// call. sync_file_pages does the same for the runs it syncs. Only for
+// call. start_sync_pages does the same for the runs it starts. Only for
 // mappings that no other thread stores to (MAP_SHARED: nothing is lost).
 void sync_file_unmapping(const void *view, size_t n);
 
