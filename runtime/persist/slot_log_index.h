@@ -78,6 +78,16 @@ struct SlotLogIndex {
     next_stamp();
   }
 
+  // Right after reset: the table in use sized at once for about N keys
+  // (within the allocation), for a writer that knows roughly how many its
+  // record will hold (the buffered persister's records of thousands of
+  // keys, which would otherwise double the table from kMinBuckets a dozen
+  // times, rehashing every key each time).
+  void presize(uint64_t n) {
+    while (2 * n > mask + 1 && 2 * (mask + 1) <= allocated)
+      mask = 2 * mask + 1;
+  }
+
   // The filter's grain: G-byte blocks (a power of two, >= 8; a chunk for
   // coarse-grained logging). The keys already in the index are filed again
   // if it changes (once per thread: one library per process).

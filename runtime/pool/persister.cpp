@@ -324,7 +324,9 @@ void Persister::seal_in_ring(uint64_t seq) {
 // The next record begins in SLOT, built in the stage of the ring's that is
 // free.
 void Persister::open_slot() {
+  uint64_t keys_before = tls_log_index.nkeys;
   PersistentRedoLog::begin</*Stage=*/false, /*Coarse=*/true>(slot);
+  tls_log_index.presize(keys_before); // (records are alike)
   if (in_ring)
     slot.entries = stages[building];
   persist::begin_unit(); // (the next record)
