@@ -18,8 +18,8 @@
 #define PTM_LIBS_CGL_POLICY_H
 
 #include "libs/reads_in_place.h"
-#include "libs/spin_lock.h"
 #include "runtime/base/policy_base.h"
+#include "runtime/base/spin_lock.h"
 #include "runtime/base/stats.h"
 #include "runtime/base/thread_exit_key.h"
 #include "runtime/base/tx_thread.h"

@@ -30,7 +30,7 @@
 #ifndef PTM_LIBS_GLOBAL_RW_LOCK_H
 #define PTM_LIBS_GLOBAL_RW_LOCK_H
 
-#include "libs/spin_lock.h"
+#include "runtime/base/spin_lock.h"
 
 #include <atomic>
 #include <cstdint>

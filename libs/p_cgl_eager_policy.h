@@ -23,7 +23,7 @@
 #include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
 #include "libs/reads_in_place.h"
-#include "libs/spin_lock.h"
+#include "runtime/base/spin_lock.h"
 
 namespace ptm {
 

@@ -20,8 +20,8 @@
 #include "libs/persistent_logging.h"
 #include "libs/persistent_options.h"
 #include "libs/persistent_policy_base.h"
-#include "libs/spin_lock.h"
 #include "runtime/base/hot_cold.h"
+#include "runtime/base/spin_lock.h"
 #include "runtime/stm/stm_access.h"
 
 namespace ptm {

@@ -336,7 +336,7 @@ struct PersistentLazyT {
       void *p = tx.allocs[i].ptr;
       if (!pool::pool_heap || !pool::pool_heap->contains(p))
         continue;
-      size_t n = pool::pool_heap->usable_size(p);
+      size_t n = tx.allocs[i].size;
       if (PersistentRedoLog::logs_block<Coarse>(n))
         PersistentRedoLog::log_block<Coarse>(pool::tls_slot, p, n);
     }

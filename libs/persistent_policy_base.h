@@ -100,7 +100,7 @@ struct PersistentPolicyBase : Base {
     for (size_t i = 0; i < tx.allocs.size; ++i) {
       void *p = tx.allocs[i].ptr;
       if (pool::pool_heap && pool::pool_heap->contains(p)) {
-        size_t n = pool::PoolHeap<Self>::usable_size(p);
+        size_t n = tx.allocs[i].size;
         // (the log ring logs a small block at commit instead: its record
         // holds it, PersistentLazyT::log_blocks)
         if constexpr (Self::kLogsBlocks)

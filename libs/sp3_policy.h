@@ -66,14 +66,13 @@ template <class Self> struct Sp3Logging : PersistentLoggingT<Self, Sp3Options> {
     uint64_t total = 0;
     for (size_t i = 0; i < tx.allocs.size; ++i)
       if (pool::pool_heap && pool::pool_heap->contains(tx.allocs[i].ptr))
-        total += pool::pool_heap->usable_size(tx.allocs[i].ptr);
+        total += tx.allocs[i].size;
     if (total > pool::logged_block_budget(s.slot_capacity))
       return false;
     for (size_t i = 0; total != 0 && i < tx.allocs.size; ++i) {
       void *p = tx.allocs[i].ptr;
       if (pool::pool_heap->contains(p))
-        PersistentRedoLog::log_block<Base::kCoarseLog>(
-            s, p, pool::pool_heap->usable_size(p));
+        PersistentRedoLog::log_block<Base::kCoarseLog>(s, p, tx.allocs[i].size);
     }
     return true;
   }

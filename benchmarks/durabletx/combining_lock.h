@@ -32,7 +32,7 @@
 #ifndef PTM_BENCH_DURABLETX_COMBINING_LOCK_H
 #define PTM_BENCH_DURABLETX_COMBINING_LOCK_H
 
-#include "libs/spin_lock.h"
+#include "runtime/base/spin_lock.h"
 
 #include <atomic>
 #include <cstdint>

@@ -92,7 +92,7 @@ struct FlatCombiningT : ReadsInPlace<PersistentPolicyBase<Self, Options>> {
     for (size_t i = 0; i < tx.allocs.size; ++i) {
       void *p = tx.allocs[i].ptr;
       if (pool::pool_heap && pool::pool_heap->contains(p))
-        note(p, pool::PoolHeap<Self>::usable_size(p));
+        note(p, tx.allocs[i].size);
     }
     finish_writing(tx);
     return true;

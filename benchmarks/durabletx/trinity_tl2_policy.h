@@ -129,7 +129,7 @@ struct TrinityTl2T : PersistentPolicyBase<Self, Options> {
     for (size_t i = 0; i < tx.allocs.size; ++i) {
       void *p = tx.allocs[i].ptr;
       if (pool::pool_heap && pool::pool_heap->contains(p))
-        lock(tx, p, pool::PoolHeap<Self>::usable_size(p));
+        lock(tx, p, tx.allocs[i].size);
     }
     std::atomic_thread_fence(std::memory_order_seq_cst);
     for (size_t i = 0; i < at.reads.size; ++i)

@@ -31,7 +31,7 @@ template <class P, class Heap>
 void *tx_allocate(TxThread &tx, size_t size, size_t align) {
   void *ptr = Heap::allocate(size, align);
   if (ptr && tx.depth > 0) {
-    tx.allocs.push_back(AllocRecord{ptr, &Heap::release});
+    tx.allocs.push_back(AllocRecord{ptr, &Heap::release, size});
     tx.last_alloc = reinterpret_cast<uintptr_t>(ptr);
     tx.last_alloc_size = size;
     if constexpr (P::kLastAllocTracking)
@@ -79,7 +79,7 @@ template <class P, class Heap> void tx_release(TxThread &tx, void *ptr) {
       stat_add(tx.stats->frees);
       return;
     }
-  tx.frees.push_back(AllocRecord{ptr, &Heap::release});
+  tx.frees.push_back(AllocRecord{ptr, &Heap::release, 0});
   stat_add(tx.stats->frees);
   P::on_event(tx, Event::FreeDeferred, reinterpret_cast<uintptr_t>(ptr));
 }

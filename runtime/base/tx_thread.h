@@ -24,10 +24,14 @@
 namespace ptm {
 
 // An allocation of the current attempt, or a free deferred to commit; RELEASE
-// gives the block back to the heap it came from.
+// gives the block back to the heap it came from. SIZE (an allocation): the
+// bytes requested, which are all the attempt writes in place without a log
+// entry (last-allocation tracking, calloc's zeroing), so all that a commit
+// must make durable or log of the block; 0 for a free.
 struct AllocRecord {
   void *ptr;
   void (*release)(void *);
+  size_t size;
 };
 
 // Figures of threads that have not attached yet (never reported).

@@ -81,7 +81,7 @@ uint32_t PersistentHeap::Impl::find_run(uint64_t n, uint32_t from) const {
 void PersistentHeap::Impl::list_push(uint32_t ch, unsigned cls,
                                      unsigned arena) {
   Arena &a = arenas[arena];
-  std::lock_guard<std::mutex> g(a.lock);
+  std::lock_guard<SpinLock> g(a.lock);
   uint32_t id = listed_id(arena, cls);
   if (hints[ch].listed.load(std::memory_order_relaxed) == id)
     return;
@@ -92,7 +92,7 @@ void PersistentHeap::Impl::list_push(uint32_t ch, unsigned cls,
 void PersistentHeap::Impl::list_remove(uint32_t ch, unsigned cls,
                                        unsigned arena) {
   Arena &a = arenas[arena];
-  std::lock_guard<std::mutex> g(a.lock);
+  std::lock_guard<SpinLock> g(a.lock);
   std::vector<uint32_t> &v = a.avail[cls];
   for (size_t i = v.size(); i-- > 0;)
     if (v[i] == ch) {

@@ -60,7 +60,7 @@ void *PersistentHeap::Impl::alloc_from_list(unsigned owner, unsigned cls,
   for (size_t skipped = 0;;) {
     uint32_t ch;
     {
-      std::lock_guard<std::mutex> g(arenas[owner].lock);
+      std::lock_guard<SpinLock> g(arenas[owner].lock);
       const std::vector<uint32_t> &v = arenas[owner].avail[cls];
       if (skipped >= v.size())
         return nullptr;

@@ -12,6 +12,7 @@
 #ifndef PTM_RUNTIME_PALLOC_HEAP_IMPL_H
 #define PTM_RUNTIME_PALLOC_HEAP_IMPL_H
 
+#include "runtime/base/spin_lock.h"
 #include "runtime/palloc/heap_format.h"
 #include "runtime/palloc/persistent_heap.h"
 
@@ -41,7 +42,9 @@ struct PersistentHeap::Impl {
     std::atomic<uint64_t> freed_at{0};
   };
   struct alignas(64) Arena {
-    std::mutex lock;
+    // Guards AVAIL (the arena's thread, and the others' frees into its
+    // chunks and steals): held for a few instructions, so a spin lock.
+    SpinLock lock;
     std::vector<uint32_t>
         avail[palloc::kMaxClasses]; // chunks that may have room
     // Chunks of the frees this arena's thread applied since it last settled

@@ -20,7 +20,7 @@ void PersistentHeap::Impl::maybe_return(uint32_t ch, unsigned cls,
                                         unsigned owner, HeapWriter &w) {
   {
     Arena &a = arenas[owner];
-    std::lock_guard<std::mutex> g(a.lock);
+    std::lock_guard<SpinLock> g(a.lock);
     if (a.avail[cls].size() < 2)
       return;
   }

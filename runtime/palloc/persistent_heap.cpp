@@ -76,6 +76,7 @@ void PersistentHeap::format(void *base, size_t len, size_t granularity) {
 bool PersistentHeap::attach(void *base, size_t len, std::string *error) {
   header_ = nullptr;
   impl_.reset();
+  blocks_lo_ = blocks_hi_ = nullptr;
   auto fail = [&](const std::string &msg) {
     if (error)
       *error = msg;
@@ -139,6 +140,8 @@ bool PersistentHeap::attach(void *base, size_t len, std::string *error) {
     }
   }
   granularity_ = h->granularity;
+  blocks_lo_ = m.data;
+  blocks_hi_ = m.data + (size_t(m.nchunks) << kChunkShift);
   impl_ = std::move(impl);
   header_ = reinterpret_cast<Header *>(base);
   return true;
@@ -266,14 +269,6 @@ size_t PersistentHeap::usable_size(const void *ptr) const {
   if (kind_of(st) == kLargeHead && off == 0)
     return size_t(count_of(st)) << kChunkShift;
   return 0;
-}
-
-bool PersistentHeap::contains(const void *ptr) const {
-  if (!impl_)
-    return false;
-  const char *p = static_cast<const char *>(ptr);
-  return p >= impl_->data &&
-         p < impl_->data + (size_t(impl_->nchunks) << kChunkShift);
 }
 
 bool PersistentHeap::check(std::string *error) const {

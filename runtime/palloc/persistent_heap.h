@@ -159,8 +159,12 @@ public:
   void mark_chunks(std::vector<uint64_t> &skip, const void *p, size_t n) const;
   // Usable bytes of the block at PTR (0 if PTR is not a block start).
   size_t usable_size(const void *ptr) const;
-  // True if PTR is inside the heap's block area.
-  bool contains(const void *ptr) const;
+  // True if PTR is inside the heap's block area (inline: every commit that
+  // allocated asks it of each block).
+  bool contains(const void *ptr) const {
+    const char *p = static_cast<const char *>(ptr);
+    return p >= blocks_lo_ && p < blocks_hi_;
+  }
 
   // Full structural check of the persistent metadata; false + message on
   // damage. Plain loads: call it when no transaction is running.
@@ -178,6 +182,8 @@ private:
   Header *header_ = nullptr;
   size_t granularity_ = kDefaultGranularity;
   std::unique_ptr<Impl> impl_;
+  // The block area while attached (both null: contains() is false).
+  const char *blocks_lo_ = nullptr, *blocks_hi_ = nullptr;
 };
 
 } // namespace ptm

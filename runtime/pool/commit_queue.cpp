@@ -31,7 +31,7 @@ void put_allocs(GrowBuffer<uint64_t> &q, const TxThread &tx) {
   for (size_t i = 0; i < tx.allocs.size; ++i) {
     void *p = tx.allocs[i].ptr;
     if (pool_heap && pool_heap->contains(p))
-      put_item(q, reinterpret_cast<uint64_t>(p), pool_heap->usable_size(p),
+      put_item(q, reinterpret_cast<uint64_t>(p), tx.allocs[i].size,
                kFreshBlock | 0xff, p);
   }
 }

@@ -113,7 +113,7 @@ private:
       // place and, as a block the transaction allocated, made durable
       // before its commit record (flush_allocs; buffered: queued with it).
       memset(p, 0, size);
-      tx.allocs.push_back(AllocRecord{p, &Heap::release});
+      tx.allocs.push_back(AllocRecord{p, &Heap::release, size});
       P::template write<uint64_t>(tx, &d->size, size);
       P::template write<uint64_t>(
           tx, &d->offset,

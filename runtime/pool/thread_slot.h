@@ -156,10 +156,12 @@ passed_floor(const SlotHandle &s) {
 }
 
 // ORDER is at or below a durable floor: its record and every earlier one
-// is ignored by recovery.
+// is ignored by recovery. (The thread's own floor first: it mostly answers,
+// and the shared one is then not loaded.)
 __attribute__((always_inline)) inline bool superseded(const SlotHandle &s,
                                                       uint64_t order) {
-  return order <= passed_floor(s);
+  return order <= s.floor ||
+         order <= durable_replay_floor.load(std::memory_order_relaxed);
 }
 
 // S's parked frees can be settled: a durable floor has passed the oldest of

@@ -6,8 +6,8 @@
 // cores, and a preempted holder must get to run.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PTM_LIBS_SPIN_LOCK_H
-#define PTM_LIBS_SPIN_LOCK_H
+#ifndef PTM_RUNTIME_BASE_SPIN_LOCK_H
+#define PTM_RUNTIME_BASE_SPIN_LOCK_H
 
 #include <atomic>
 #include <sched.h>
@@ -47,4 +47,4 @@ private:
 
 } // namespace ptm
 
-#endif // PTM_LIBS_SPIN_LOCK_H
+#endif // PTM_RUNTIME_BASE_SPIN_LOCK_H
