@@ -99,15 +99,26 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
       PersistentRedoLog::begin<Options::kLogStage, kCoarse>(s);
   }
 
+  // The read-only commit (policy_base.h kReadOnlyFastCommit): commit's
+  // first branch.
+  static constexpr bool kReadOnlyFastCommit = true;
+  static PTM_INLINE bool read_only(const TxThread &tx) {
+    return (tx.frees.size | tx.allocs.size) == 0 &&
+           !PersistentRedoLog::has_entries(pool::tls_slot);
+  }
+  static PTM_INLINE void commit_read_only(TxThread &) {
+    Lazy::discard();
+    global_lock.leave();
+    pool::leave_tx(pool::tls_slot);
+  }
+
   static bool commit(TxThread &tx) {
     apply_frees(tx);
     flush_allocs(tx);
     if (!PersistentRedoLog::has_entries(pool::tls_slot) &&
         tx.allocs.size == 0) {
       // Nothing logged, nothing allocated: no record, no commit order.
-      Lazy::discard();
-      global_lock.leave();
-      pool::leave_tx(pool::tls_slot);
+      commit_read_only(tx);
       return true;
     }
     // The lock orders all writers: a plain counter is the commit order.

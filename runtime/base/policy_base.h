@@ -107,6 +107,13 @@ struct PolicyBase {
   // not test it first on every access.
   static constexpr bool kLastAllocLate = false;
   static constexpr bool kFreesOwnBlocksAtOnce = false;
+  // The policy has read_only(tx), true if the attempt wrote, allocated and
+  // freed nothing (a few loads: the glue asks it inline at every outermost
+  // commit), and commit_read_only(tx), which commits such an attempt: the
+  // glue then commits it in a small function of its own
+  // (TxBoundary::finish_read_only), which saves no registers for the
+  // writing commit's work.
+  static constexpr bool kReadOnlyFastCommit = false;
 
   __attribute__((always_inline)) static void on_event(TxThread &, Event,
                                                       uintptr_t) {}
