@@ -84,6 +84,14 @@ template <class P, class Heap> void tx_release(TxThread &tx, void *ptr) {
   P::on_event(tx, Event::FreeDeferred, reinterpret_cast<uintptr_t>(ptr));
 }
 
+// The attempt's allocation records are done with (its end).
+inline void forget_allocations(TxThread &tx) {
+  tx.allocs.clear();
+  tx.frees.clear();
+  tx.last_alloc_size = 0;
+  tx.captured.clear();
+}
+
 // Abort: frees what the attempt allocated, forgets what it freed.
 template <class P> void rollback_allocations(TxThread &tx) {
   for (size_t i = tx.allocs.size; i-- > 0;) {
@@ -91,10 +99,7 @@ template <class P> void rollback_allocations(TxThread &tx) {
     P::on_event(tx, Event::AllocRolledBack, reinterpret_cast<uintptr_t>(r.ptr));
     r.release(r.ptr);
   }
-  tx.allocs.clear();
-  tx.frees.clear();
-  tx.last_alloc_size = 0;
-  tx.captured.clear();
+  forget_allocations(tx);
 }
 
 // Commit: the deferred frees take effect; the allocations stay.
@@ -104,10 +109,7 @@ template <class P> void commit_allocations(TxThread &tx) {
     P::on_event(tx, Event::FreeApplied, reinterpret_cast<uintptr_t>(r.ptr));
     r.release(r.ptr);
   }
-  tx.frees.clear();
-  tx.allocs.clear();
-  tx.last_alloc_size = 0;
-  tx.captured.clear();
+  forget_allocations(tx);
 }
 
 } // namespace ptm

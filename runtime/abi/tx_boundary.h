@@ -95,9 +95,7 @@ template <class P> struct TxBoundary {
   // saves no registers for the writing commit's work.
   static PTM_OUTLINE int finish_read_only(TxThread &tx) {
     P::commit_read_only(tx);
-    // (nothing allocated or freed: commit_allocations would only clear)
-    tx.last_alloc_size = 0;
-    tx.captured.clear();
+    forget_allocations(tx); // (nothing freed: no loop over the frees)
     reset_attempt(tx);
     return 0;
   }
