@@ -79,6 +79,8 @@ struct NorecT : RedoCore<Self, Logging> {
     return true;
   }
 
+  // (the read-only attempt: RedoCore::read_only, the glue's fast commit)
+  static constexpr bool kReadOnlyFastCommit = true;
   static bool commit(TxThread &tx) {
     Log::commit_begin(tx);
     if (redo.empty())

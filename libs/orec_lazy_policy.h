@@ -59,6 +59,8 @@ struct OrecLazyT : OrecRedoCore<Self, Logging> {
   // The attempt runs alone (solo mode).
   PTM_INLINE static bool solo() { return kSolo && stm_thread.solo; }
 
+  // (the read-only attempt: RedoCore::read_only, the glue's fast commit)
+  static constexpr bool kReadOnlyFastCommit = true;
   static bool commit(TxThread &tx) {
     Log::commit_begin(tx);
     if (redo.empty())

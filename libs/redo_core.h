@@ -107,6 +107,13 @@ struct RedoCore : Logging<Self> {
     }
   }
 
+  // An attempt that logged, allocated and freed nothing: commit_begin has
+  // nothing to do for it and commit_read_only commits it. A policy whose
+  // commit takes that branch first sets kReadOnlyFastCommit (policy_base.h)
+  // and the glue asks this inline.
+  static PTM_INLINE bool read_only(const TxThread &tx) {
+    return (tx.frees.size | tx.allocs.size) == 0 && redo.empty();
+  }
   // The commit of an attempt with nothing to write back.
   static bool commit_read_only(TxThread &tx) {
     tx.undo.clear();

@@ -70,6 +70,8 @@ struct RingT : RedoCore<Self, Logging> {
   }
   static bool still_valid(TxThread &) { return check(); }
 
+  // (the read-only attempt: RedoCore::read_only, the glue's fast commit)
+  static constexpr bool kReadOnlyFastCommit = true;
   static bool commit(TxThread &tx) {
     Log::commit_begin(tx);
     if (redo.empty())

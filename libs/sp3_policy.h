@@ -93,6 +93,9 @@ struct Sp3Policy : OrecLazyT<Sp3Policy, Sp3Logging> {
     pool::speculative_thread_exit();
   }
 
+  // A read-only attempt may wait for the commits its snapshot saw
+  // (wait_snapshot_deps): it takes commit's branch, not the glue's.
+  static constexpr bool kReadOnlyFastCommit = false;
   static bool commit(TxThread &tx) {
     Log::commit_begin(tx);
     if (redo.empty()) {
