@@ -123,7 +123,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     }
     // The lock orders all writers: a plain counter is the commit order.
     global_lock.drain();
-    Lazy::announce();
+    Lazy::announce(/*order_rmw=*/true);
     Lazy::commit(tx, pool::next_commit_order());
     global_lock.leave();
     Lazy::finish(); // deferred flushing: after the lock

@@ -299,11 +299,12 @@ struct PersistentLazyT {
   static inline thread_local Pending pending{};
 
   // A writer is about to take its commit order (the ring's floor must not
-  // pass it).
-  static void announce() {
+  // pass it); ORDER_RMW: from pool::next_commit_order, at once
+  // (ReplayFloor::announce).
+  static void announce(bool order_rmw = false) {
     if constexpr (Ring)
       if (pool::tls_slot.count != 0 && !pool::buffered)
-        ReplayFloor::announce(pool::tls_slot.index);
+        ReplayFloor::announce(pool::tls_slot.index, order_rmw);
   }
 
   static void commit(TxThread &tx, uint64_t order) {

@@ -45,7 +45,9 @@ PersistentHeap::Impl::try_alloc_in(uint32_t ch, unsigned cls, unsigned owner,
     unsigned bit = __builtin_ctzll(room);
     w.write(bw, v | uint64_t(1) << bit);
     h.next_word.store(wi, std::memory_order_relaxed);
-    h.used.fetch_add(1, std::memory_order_relaxed);
+    // (a plain load and store, no locked instruction: ChunkHint::used)
+    h.used.store(h.used.load(std::memory_order_relaxed) + 1,
+                 std::memory_order_relaxed);
     *out = chunk_addr(ch) + (size_t(wi) * 64 + bit) * class_size[cls];
     return kGot;
   }
@@ -57,6 +59,18 @@ PersistentHeap::Impl::try_alloc_in(uint32_t ch, unsigned cls, unsigned owner,
 
 void *PersistentHeap::Impl::alloc_from_list(unsigned owner, unsigned cls,
                                             HeapWriter &w, Held &held) {
+  // The chunk of the arena's last allocation of the class first, without
+  // the lock (whatever the hint says, try_alloc_in reads the metadata).
+  std::atomic<uint32_t> &hot = arenas[owner].hot[cls];
+  uint32_t last = hot.load(std::memory_order_relaxed);
+  if (last != kNone && reusable(last, held)) {
+    void *p = nullptr;
+    Try t = try_alloc_in(last, cls, owner, w, held, &p);
+    if (t == kGot)
+      return p;
+    if (t == kGone)
+      hot.store(kNone, std::memory_order_relaxed);
+  }
   for (size_t skipped = 0;;) {
     uint32_t ch;
     {
@@ -75,6 +89,7 @@ void *PersistentHeap::Impl::alloc_from_list(unsigned owner, unsigned cls,
     void *p = nullptr;
     switch (try_alloc_in(ch, cls, owner, w, held, &p)) {
     case kGot:
+      hot.store(ch, std::memory_order_relaxed);
       return p;
     case kHeld:
       ++skipped;

@@ -35,6 +35,11 @@ struct PersistentHeap::Impl {
   // or passed).
   struct ChunkHint {
     std::atomic<uint64_t> state{0};
+    // Approximate, updated by allocations and frees with a plain load and
+    // store (no locked instruction; two threads' updates of one chunk at
+    // once may lose one): a low count costs a bitmap read when a free finds
+    // the chunk looking empty (maybe_return), a high one keeps an empty
+    // chunk with its arena until a resync counts its bitmap.
     std::atomic<uint32_t> used{0};
     std::atomic<uint32_t> next_word{0};
     std::atomic<uint32_t> listed{0};
@@ -47,6 +52,14 @@ struct PersistentHeap::Impl {
     SpinLock lock;
     std::vector<uint32_t>
         avail[palloc::kMaxClasses]; // chunks that may have room
+    // Per class, the chunk of the arena's last allocation (kNone: none):
+    // where the next one looks first, without the lock. A hint like the
+    // others, checked against the metadata (try_alloc_in).
+    std::atomic<uint32_t> hot[palloc::kMaxClasses];
+    Arena() {
+      for (auto &h : hot)
+        h.store(palloc::kNone, std::memory_order_relaxed);
+    }
     // Chunks of the frees this arena's thread applied since it last settled
     // or parked (only that thread touches it).
     std::vector<uint32_t> unsettled;

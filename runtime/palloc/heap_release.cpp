@@ -62,9 +62,8 @@ void PersistentHeap::Impl::release(void *ptr, unsigned arena, HeapWriter &w) {
     h.state.store(st, std::memory_order_relaxed);
     h.next_word.store(uint32_t(idx / 64), std::memory_order_relaxed);
     uint32_t used = h.used.load(std::memory_order_relaxed);
-    while (used && !h.used.compare_exchange_weak(used, used - 1,
-                                                 std::memory_order_relaxed))
-      ;
+    if (used) // (a plain store: ChunkHint::used)
+      h.used.store(used - 1, std::memory_order_relaxed);
     if (h.listed.load(std::memory_order_relaxed) != listed_id(owner, cls))
       list_push(ch, cls, owner);
     if (used <= 1)

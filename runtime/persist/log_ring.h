@@ -62,12 +62,21 @@ struct ReplayFloor {
   // A new pool: nothing committed.
   static void reset();
 
-  // Before a writer takes its commit order.
-  static void announce(uint32_t slot) {
+  // Before a writer takes its commit order. ORDER_RMW: the caller takes
+  // it next by a seq_cst read-modify-write of pool::next_commit_order's
+  // counter, from which every floor is computed (compute's ORDER, or an
+  // order below it, was taken there after this one). That RMW then makes
+  // the flag visible to every thread whose order comes later, and the
+  // store needs no barrier of its own: one locked instruction per commit
+  // instead of two.
+  static void announce(uint32_t slot, bool order_rmw = false) {
     uint32_t h = high_water.load(std::memory_order_relaxed);
     while (h <= slot && !high_water.compare_exchange_weak(h, slot + 1))
       ;
-    slots[slot].committing.store(1, std::memory_order_seq_cst);
+    if (order_rmw)
+      slots[slot].committing.store(1, std::memory_order_release);
+    else
+      slots[slot].committing.store(1, std::memory_order_seq_cst);
   }
   // The attempt that announced ends without a record.
   static void withdraw(uint32_t slot) {
