@@ -103,7 +103,7 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   // first branch.
   static constexpr bool kReadOnlyFastCommit = true;
   static PTM_INLINE bool read_only(const TxThread &tx) {
-    return (tx.frees.size | tx.allocs.size) == 0 &&
+    return allocated_nothing(tx) &&
            !PersistentRedoLog::has_entries(pool::tls_slot);
   }
   static PTM_INLINE void commit_read_only(TxThread &) {

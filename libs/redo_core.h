@@ -112,7 +112,7 @@ struct RedoCore : Logging<Self> {
   // commit takes that branch first sets kReadOnlyFastCommit (policy_base.h)
   // and the glue asks this inline.
   static PTM_INLINE bool read_only(const TxThread &tx) {
-    return (tx.frees.size | tx.allocs.size) == 0 && redo.empty();
+    return allocated_nothing(tx) && redo.empty();
   }
   // The commit of an attempt with nothing to write back.
   static bool commit_read_only(TxThread &tx) {

@@ -85,6 +85,13 @@ in_last_alloc(const TxThread &tx, const void *addr, size_t n) {
   return off < tx.last_alloc_size && n <= tx.last_alloc_size - off;
 }
 
+// The attempt allocated and freed nothing (half of a policy's read_only:
+// policy_base.h kReadOnlyFastCommit).
+__attribute__((always_inline)) inline bool
+allocated_nothing(const TxThread &tx) {
+  return (tx.frees.size | tx.allocs.size) == 0;
+}
+
 // [addr, addr + n) lies in a block the attempt allocated (captured_blocks.h):
 // its newest inline, the others by a search when the bounds of them all
 // hold the access.
