@@ -3,16 +3,8 @@
 
 #include <stdio.h>
 
-/* A full 64-bit mix (MurmurHash3's finalizer): every key bit reaches the
- * low bits the mask keeps. */
 static uint64_t bucket_of(const hashtable_t *h, uint64_t key) {
-  uint64_t x = key;
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDULL;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ULL;
-  x ^= x >> 33;
-  return x & h->mask;
+  return hashtable_mix(key) & h->mask;
 }
 
 BENCH_TX_SAFE int hashtable_init(hashtable_t *h, uint64_t min_buckets) {

@@ -25,6 +25,19 @@ typedef struct hashtable {
   htnode_t **buckets;
 } hashtable_t;
 
+/* A full 64-bit mix of KEY (MurmurHash3's finalizer): every key bit
+ * reaches the low bits a bucket mask keeps, so composite keys spread
+ * evenly. (The PMDK peer's tpcc index uses it too.) */
+static inline uint64_t hashtable_mix(uint64_t key) {
+  uint64_t x = key;
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDULL;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
 /* An empty table with at least MIN_BUCKETS buckets (rounded up to a power
  * of two). 0 if out of memory. */
 BENCH_TX_SAFE int hashtable_init(hashtable_t *h, uint64_t min_buckets);

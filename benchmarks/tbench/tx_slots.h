@@ -19,8 +19,10 @@ typedef struct tx_slot {
   uint64_t v[TX_SLOT_WORDS];
 } tx_slot_t;
 
+#if !defined(PTM_PMDK)
 /* Slot array for bench.threads workers plus the setup thread (index
- * bench.threads), allocated in a transaction; exits on failure. */
+ * bench.threads), allocated in a transaction; exits on failure. (The PMDK
+ * peers allocate theirs with libpmemobj.) */
 static inline tx_slot_t *tx_slots_new(const char *who) {
   tx_slot_t *s = NULL;
   size_t n = (size_t)bench.threads + 1;
@@ -37,6 +39,7 @@ static inline tx_slot_t *tx_slots_new(const char *who) {
   }
   return s;
 }
+#endif
 
 /* The slot of worker T (the setup thread's id is -1). */
 static inline long tx_slot_index(const bench_thread_t *t) {
