@@ -1,6 +1,7 @@
 /*
  * tpcc_hash.pmdk: the TPC-C New Order workload of tpcc_hash
- * (benchmarks/tbench/tpcc.c; rows, inputs and check from tpcc_schema.c)
+ * (benchmarks/tbench/tpcc.c; rows, inputs and check from tpcc_schema.c,
+ * the order's body from tpcc_order.h)
  * written against libpmemobj as a PMDK user would: rows and index nodes
  * allocated in the transaction that inserts them (pmemobj_tx_alloc), every
  * changed field of an existing row snapshotted first (TX_ADD_FIELD_DIRECT,
@@ -25,6 +26,12 @@
 #include "tpcc_index_pmdk.h"
 #include "tpcc_schema.h"
 #include "tx_slots.h"
+
+/* libpmemobj: a snapshot before each change of an existing row; an
+ * allocation that fails aborts the transaction. */
+#define TPCC_ALLOC(bytes) pmemobj_direct(pmemobj_tx_alloc(bytes, 0))
+#define TPCC_CHANGING(p, bytes) pmemobj_tx_add_range_direct(p, bytes)
+#include "tpcc_order.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -149,92 +156,23 @@ static void lock_warehouses(const struct new_order_input *in) {
       pmemobj_tx_lock(TX_PARAM_MUTEX, &locks[w[i]]);
 }
 
-/* The body of one order, inside its transaction: 1, -2 when a row is
- * missing, -3 when its order's key is indexed already (an allocation that
- * fails aborts the transaction). */
-static int new_order(const struct new_order_input *in, tx_slot_t *slot) {
-  lock_warehouses(in);
-  struct warehouse *w = tpcc_index_get(ix[WAREHOUSE], (uint64_t)in->w);
-  struct district *d = tpcc_index_get(ix[DISTRICT], dkey(in->w, in->d));
-  struct customer *c = tpcc_index_get(ix[CUSTOMER], ckey(in->w, in->d, in->c));
-  if (!w || !d || !c)
-    return -2;
-  long o_id = d->next_o_id;
-  TX_ADD_FIELD_DIRECT(d, next_o_id);
-  d->next_o_id = o_id + 1;
-  struct order *o = pmemobj_direct(pmemobj_tx_alloc(sizeof *o, 0));
-  struct new_order *no = pmemobj_direct(pmemobj_tx_alloc(sizeof *no, 0));
-  o->c_id = in->c;
-  o->entry_d = in->now;
-  o->carrier_id = 0;
-  o->ol_cnt = in->ol_cnt;
-  o->all_local = in->all_local;
-  no->o_id = o_id;
-  if (tpcc_index_put(ix[ORDER], okey(in->w, in->d, o_id), o) != 1 ||
-      tpcc_index_put(ix[NEW_ORDER], okey(in->w, in->d, o_id), no) != 1)
-    return -3;
-  long total = 0, quantity = 0, remote = 0;
-  for (long l = 0; l < in->ol_cnt; l++) {
-    struct item *it = tpcc_index_get(ix[ITEM], (uint64_t)in->i_id[l]);
-    struct stock *s =
-        tpcc_index_get(ix[STOCK], skey(in->supply_w[l], in->i_id[l]));
-    if (!it || !s)
-      return -2;
-    long q = in->qty[l];
-    /* quantity, ytd, order_cnt, remote_cnt: the row's first four words */
-    pmemobj_tx_add_range_direct(s, 4 * sizeof(long));
-    s->quantity =
-        s->quantity >= q + 10 ? s->quantity - q : s->quantity - q + 91;
-    s->ytd += q;
-    s->order_cnt++;
-    if (in->supply_w[l] != in->w) {
-      s->remote_cnt++;
-      remote++;
-    }
-    struct order_line *ol = pmemobj_direct(pmemobj_tx_alloc(sizeof *ol, 0));
-    ol->i_id = in->i_id[l];
-    ol->supply_w_id = in->supply_w[l];
-    ol->quantity = q;
-    ol->amount = q * it->price;
-    ol->delivery_d = 0;
-    for (int j = 0; j < 3; j++)
-      ol->dist_info[j] = s->dist[in->d][j];
-    if (tpcc_index_put(ix[ORDER_LINE], olkey(in->w, in->d, o_id, l + 1), ol) !=
-        1)
-      return -3;
-    total += ol->amount;
-    quantity += q;
-  }
-  /* total * (1 - c_discount) * (1 + w_tax + d_tax), basis points */
-  total =
-      total * (10000 - c->discount) / 10000 * (10000 + w->tax + d->tax) / 10000;
-  pmemobj_tx_add_range_direct(slot, sizeof *slot);
-  slot->v[SLOT_ORDERS]++;
-  slot->v[SLOT_LINES] += (uint64_t)in->ol_cnt;
-  slot->v[SLOT_QUANTITY] += (uint64_t)quantity;
-  slot->v[SLOT_REMOTE] += (uint64_t)remote;
-  slot->v[SLOT_AMOUNT] += (uint64_t)total;
-  return 1;
-}
-
 static void worker(bench_thread_t *t) {
   tx_slot_t *slot = &slots[tx_slot_index(t)];
   struct new_order_input in;
   while (bench_continue(t)) {
     tpcc_new_order_input(t, &in);
     volatile int done = 0;
-    TX_BEGIN(pop) { done = new_order(&in, slot); }
+    TX_BEGIN(pop) {
+      lock_warehouses(&in);
+      done = tpcc_new_order(ix, &in, slot);
+    }
     TX_ONABORT {
       pmdk_aborted();
       pmdk_out_of_memory("tpcc_hash");
     }
     TX_END
-    if (done == -3) {
-      fprintf(stderr, "tpcc_hash: an order's key is indexed already\n");
-      exit(1);
-    }
     if (done != 1)
-      tpcc_missing_row();
+      tpcc_order_failed(done);
     pmdk_committed();
     t->count[0] += in.ol_cnt;
     t->ops++;

@@ -16,7 +16,8 @@
  * no user abort.
  *
  * The rows, keys, options, generated contents, inputs and the check are
- * tpcc_schema.c's, shared with the PMDK peer (benchmarks/peers/tpcc_pmdk.c).
+ * tpcc_schema.c's and the order's body tpcc_order.h's, shared with the PMDK
+ * peer (benchmarks/peers/tpcc_pmdk.c).
  *
  * Validation (TPC-C consistency conditions 2-4 and more): per district
  * d_next_o_id - 1 = max(o_id) = max(no_o_id), orders 1..d_next_o_id - 1 all
@@ -31,6 +32,11 @@
 #include "tpcc_index.h"
 #include "tpcc_schema.h"
 #include "tx_slots.h"
+
+/* ptm's writes are instrumented: nothing to do before them. */
+#define TPCC_ALLOC(bytes) ptm_malloc(bytes)
+#define TPCC_CHANGING(p, bytes) ((void)0)
+#include "tpcc_order.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,73 +90,6 @@ static void load(void) {
   tpcc_generate(load_row);
 }
 
-/* The New Order transaction's body: 1 on success, -1 out of memory, -2 a
- * row is missing (both end the run after the transaction). */
-static int new_order(const struct new_order_input *in, tx_slot_t *slot) {
-  tpcc_index_t *const *ix = root->index;
-  struct warehouse *w = tpcc_index_get(ix[WAREHOUSE], (uint64_t)in->w);
-  struct district *d = tpcc_index_get(ix[DISTRICT], dkey(in->w, in->d));
-  struct customer *c = tpcc_index_get(ix[CUSTOMER], ckey(in->w, in->d, in->c));
-  if (!w || !d || !c)
-    return -2;
-  long o_id = d->next_o_id;
-  d->next_o_id = o_id + 1;
-  struct order *o = ptm_malloc(sizeof *o);
-  struct new_order *no = ptm_malloc(sizeof *no);
-  if (!o || !no)
-    return -1;
-  o->c_id = in->c;
-  o->entry_d = in->now;
-  o->carrier_id = 0;
-  o->ol_cnt = in->ol_cnt;
-  o->all_local = in->all_local;
-  no->o_id = o_id;
-  if (tpcc_index_put(ix[ORDER], okey(in->w, in->d, o_id), o) != 1 ||
-      tpcc_index_put(ix[NEW_ORDER], okey(in->w, in->d, o_id), no) != 1)
-    return -1;
-  long total = 0, quantity = 0, remote = 0;
-  for (long l = 0; l < in->ol_cnt; l++) {
-    struct item *it = tpcc_index_get(ix[ITEM], (uint64_t)in->i_id[l]);
-    struct stock *s =
-        tpcc_index_get(ix[STOCK], skey(in->supply_w[l], in->i_id[l]));
-    if (!it || !s)
-      return -2;
-    long q = in->qty[l];
-    s->quantity =
-        s->quantity >= q + 10 ? s->quantity - q : s->quantity - q + 91;
-    s->ytd += q;
-    s->order_cnt++;
-    if (in->supply_w[l] != in->w) {
-      s->remote_cnt++;
-      remote++;
-    }
-    struct order_line *ol = ptm_malloc(sizeof *ol);
-    if (!ol)
-      return -1;
-    ol->i_id = in->i_id[l];
-    ol->supply_w_id = in->supply_w[l];
-    ol->quantity = q;
-    ol->amount = q * it->price;
-    ol->delivery_d = 0;
-    for (int j = 0; j < 3; j++)
-      ol->dist_info[j] = s->dist[in->d][j];
-    if (tpcc_index_put(ix[ORDER_LINE], olkey(in->w, in->d, o_id, l + 1), ol) !=
-        1)
-      return -1;
-    total += ol->amount;
-    quantity += q;
-  }
-  /* total * (1 - c_discount) * (1 + w_tax + d_tax), basis points */
-  total =
-      total * (10000 - c->discount) / 10000 * (10000 + w->tax + d->tax) / 10000;
-  slot->v[SLOT_ORDERS]++;
-  slot->v[SLOT_LINES] += (uint64_t)in->ol_cnt;
-  slot->v[SLOT_QUANTITY] += (uint64_t)quantity;
-  slot->v[SLOT_REMOTE] += (uint64_t)remote;
-  slot->v[SLOT_AMOUNT] += (uint64_t)total;
-  return 1;
-}
-
 static void worker(bench_thread_t *t) {
   tx_slot_t *slot = &root->slots[tx_slot_index(t)];
   struct new_order_input in;
@@ -158,12 +97,10 @@ static void worker(bench_thread_t *t) {
     tpcc_new_order_input(t, &in);
     int done = 0;
     PTM_BEGIN();
-    done = new_order(&in, slot);
+    done = tpcc_new_order(root->index, &in, slot);
     PTM_END();
-    if (done == -1)
-      tx_out_of_memory("tpcc");
     if (done != 1)
-      tpcc_missing_row();
+      tpcc_order_failed(done);
     t->count[0] += in.ol_cnt;
     t->ops++;
   }

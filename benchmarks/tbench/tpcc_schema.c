@@ -109,8 +109,12 @@ void tpcc_new_order_input(bench_thread_t *t, struct new_order_input *in) {
   in->now = t->ops;
 }
 
-void tpcc_missing_row(void) {
-  fprintf(stderr, "tpcc_%s: a row is missing from an index\n", tpcc_index_kind);
+void tpcc_order_failed(int done) {
+  if (done == TPCC_NO_MEMORY)
+    tx_out_of_memory("tpcc");
+  fprintf(stderr, "tpcc_%s: %s\n", tpcc_index_kind,
+          done == TPCC_MISSING_ROW ? "a row is missing from an index"
+                                   : "an order's key is indexed already");
   exit(1);
 }
 

@@ -140,7 +140,9 @@ void tpcc_new_order_input(bench_thread_t *t, struct new_order_input *in);
  * printing the first violation. */
 int tpcc_validate(tpcc_index_t *const *index, const tx_slot_t *slots);
 
-/* A row an order needs is not in its index: message, exit 1. */
-void tpcc_missing_row(void);
+/* What an order's transaction returns besides 1, done (tpcc_order.h):
+ * the run ends after the transaction, with tpcc_order_failed's message. */
+enum { TPCC_NO_MEMORY = -1, TPCC_MISSING_ROW = -2, TPCC_DUPLICATE_KEY = -3 };
+void tpcc_order_failed(int done);
 
 #endif /* PTM_TBENCH_TPCC_SCHEMA_H */
