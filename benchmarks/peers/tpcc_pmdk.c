@@ -66,20 +66,17 @@ static void create(void) {
       unsigned shift = i == ORDER || i == NEW_ORDER ? 32
                        : i == ORDER_LINE            ? 36
                                                     : 0;
-      tpcc_index_t *t =
-          shift ? tpcc_index_new_by_warehouse(expected[i], shift)
-                : tpcc_index_new(expected[i]);
+      tpcc_index_t *t = shift ? tpcc_index_new_by_warehouse(expected[i], shift)
+                              : tpcc_index_new(expected[i]);
       if (!t)
         pmemobj_tx_abort(ENOMEM);
       root->index[i] = (uint64_t)((char *)t - (char *)pop);
     }
-    root->slots = pmemobj_tx_zalloc(((size_t)bench.threads + 1) *
-                                        sizeof(tx_slot_t),
-                                    0)
-                      .off;
-    root->locks =
-        pmemobj_tx_zalloc((size_t)tpcc_warehouses * sizeof(PMEMmutex), 0)
+    root->slots =
+        pmemobj_tx_zalloc(((size_t)bench.threads + 1) * sizeof(tx_slot_t), 0)
             .off;
+    root->locks =
+        pmemobj_tx_zalloc((size_t)tpcc_warehouses * sizeof(PMEMmutex), 0).off;
   }
   TX_ONABORT { pmdk_out_of_memory("tpcc_hash"); }
   TX_END
