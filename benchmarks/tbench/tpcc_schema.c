@@ -187,7 +187,9 @@ int tpcc_validate(tpcc_index_t *const *ix, const tx_slot_t *s) {
             quantity, t_qty, stock_ytd, stock_remote, t_remote);
     return 0;
   }
-  printf("%s: %ld orders, %ld order lines (%ld remote), quantity %ld\n", who,
-         orders, lines, stock_remote, quantity);
+  printf("%s: %ld orders, %ld order lines (%ld remote), quantity %ld, "
+         "amount %llu\n",
+         who, orders, lines, stock_remote, quantity,
+         (unsigned long long)tx_slots_sum(s, SLOT_AMOUNT));
   return 1;
 }
