@@ -18,6 +18,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <memory>
 #include <mutex>
 #include <sys/mman.h>
 #include <sys/vfs.h>
@@ -337,6 +338,31 @@ int sync_range(const void *addr, size_t n) {
   Span s = page_span(addr, n);
   if (msync(const_cast<void *>(s.addr), s.n, MS_SYNC) != 0)
     return -errno;
+  return 0;
+}
+
+int write_log_area(int fd, const char *path, uint64_t off, uint64_t n) {
+  Domain d;
+  if (!choose_domain(path, /*dax=*/false, &d))
+    return -EINVAL;
+  if (d != Domain::File)
+    return 0;
+  constexpr size_t kPiece = size_t(1) << 20;
+  std::unique_ptr<char[]> zeros(new char[kPiece]());
+  while (n > 0) {
+    ssize_t w =
+        pwrite(fd, zeros.get(), std::min<uint64_t>(n, kPiece), off_t(off));
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      int err = w < 0 ? errno : EIO;
+      error("%s: cannot write the log slots of the new pool file: %s", path,
+            strerror(err));
+      return -err;
+    }
+    off += uint64_t(w);
+    n -= uint64_t(w);
+  }
   return 0;
 }
 

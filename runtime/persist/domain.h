@@ -127,6 +127,16 @@ struct OwnSyncs {
 // leave on the disk. 0 or -errno.
 int sync_range(const void *addr, size_t n);
 
+// A pool file just created at PATH, reserved (not sparse): in the file
+// domain, the N bytes at OFF (its log slots, where every commit's record is
+// synced) written with zeros, which the new file holds already. A reserved
+// block is unwritten until its first write-back, which converts it (a
+// change of the file's block map, for the sync that covers it to write);
+// written now, a record's sync writes its pages alone (results/storage.md
+// "Log slots written at creation"). Nothing in other domains. 0 or -errno
+// (after a message).
+int write_log_area(int fd, const char *path, uint64_t off, uint64_t n);
+
 // A pool file just created at PATH: its data and its directory entry
 // synced, unless the domain it will be opened in needs no sync.
 // 0 or -errno (after a message).

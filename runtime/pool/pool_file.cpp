@@ -467,8 +467,12 @@ int create_pool_file(const char *path, uint64_t size, const CreateOptions &opt,
   memset(staged.magic, 0, sizeof staged.magic);
   memcpy(dst, &staged, sizeof staged);
   persist::persist_range(dst, sizeof staged);
+  if (!opt.sparse)
+    rc = persist::write_log_area(fd, path, h.slots_offset,
+                                 h.heap_offset - h.slots_offset);
   // (an ordinary file: synced, its name too, before the magic is written)
-  rc = persist::sync_new_file(fd, path);
+  if (rc == 0)
+    rc = persist::sync_new_file(fd, path);
   if (rc == 0) {
     memcpy(dst->magic, kMagic, sizeof kMagic);
     persist::persist_range(dst->magic, sizeof kMagic);

@@ -16,7 +16,12 @@
 #   5. the slot size of a new pool that names none: 1 MiB in the file domain
 #      when its slots take at most an eighth of the pool, 256 KiB otherwise
 #      and in page-cache; one that names it (or a zero: refused) as said;
-#      by ptm-pool create and by the runtime.
+#      by ptm-pool create and by the runtime;
+#   6. a new pool in the file domain, reserved (not sparse), has its log
+#      slots written (no unwritten extent from the slots' offset to the
+#      heap's, filefrag -v), where a reserved file's blocks are otherwise
+#      unwritten (the heap's end, the control); skipped where filefrag
+#      cannot map WORKDIR's files.
 set -u
 kv="$1"
 tool="$2"
@@ -112,6 +117,31 @@ echo "runtime, file, 1 GiB: slots of $got bytes"
 out=$(PTM_POOL_SLOT_SIZE=0 "$kv" -p "$dir/z.pool" put k v 2>&1) &&
   err "PTM_POOL_SLOT_SIZE=0 was accepted"
 grep -q PTM_POOL_SLOT_SIZE <<<"$out" || err "PTM_POOL_SLOT_SIZE=0: no message naming it: $out"
+
+# 6. The log slots written at creation.
+# extents POOL: "FIRST LAST FLAGS" per extent, in 4 KiB blocks.
+extents() {
+  filefrag -v -b4096 "$1" 2>/dev/null |
+    sed -n 's/^ *[0-9]*: *\([0-9]*\)\.\. *\([0-9]*\):.*:[^:]*: *\([a-z,_]*\) *$/\1 \2 \3/p'
+}
+p="$dir/w.pool"
+env -u PTM_PERSIST_DOMAIN -u PTM_POOL_SPARSE PTM_PERSIST_DOMAIN=file \
+  "$tool" create "$p" 64M --slots 8 >/dev/null || err "ptm-pool create $p"
+if [ -z "$(extents "$p")" ]; then
+  echo "log slots written: not checked (filefrag maps no extent on $(stat -f -c %T "$dir"))"
+else
+  info=$("$tool" info "$p")
+  slots=$(sed -n 's/^slots: .* at offset \([0-9]*\) .*/\1/p' <<<"$info")
+  heap=$(sed -n 's/^heap: .* at offset \([0-9]*\)$/\1/p' <<<"$info")
+  lo=$((slots / 4096)) hi=$(((heap - 1) / 4096))
+  bad=$(extents "$p" | awk -v lo=$lo -v hi=$hi '$1 <= hi && $2 >= lo && $3 ~ /unwritten/')
+  tail_unwritten=$(extents "$p" | awk -v hi=$hi '$2 > hi + 16 && $3 ~ /unwritten/')
+  echo "log slots written: blocks $lo..$hi, unwritten there: '${bad}'; unwritten past the heap's start: '${tail_unwritten}'"
+  [ -z "$bad" ] || err "a new pool's log slots (blocks $lo..$hi) are unwritten: $bad"
+  [ -n "$tail_unwritten" ] ||
+    err "no unwritten extent in the reserved heap either: the check cannot tell"
+fi
+rm -f "$p"
 
 [ $fail = 0 ] && echo "persist-domain: OK"
 exit $fail
