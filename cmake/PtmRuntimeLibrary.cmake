@@ -29,7 +29,7 @@ endif()
 # The p_ libraries never use them.
 foreach(opt LAST_ALLOC DEFERRED_FLUSH FENCE_PIPELINE COARSE_LOG SEALED_LOG
             LOG_RING LOG_STAGE NO_QUIESCE SKIP_REWRITTEN SOLO PARKED_FREES
-            COMMIT_GATHER RECORD_SYNCER)
+            COMMIT_GATHER)
   option(PTM_OPT_${opt} "gp_/ip_ libraries: optimization ${opt}" ON)
   if(PTM_OPT_${opt})
     list(APPEND PTM_OPT_DEFINITIONS PTM_OPT_${opt}=1)

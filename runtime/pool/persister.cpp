@@ -2,7 +2,6 @@
 
 #include "runtime/pool/persister.h"
 
-#include "runtime/base/job_thread.h"
 #include "runtime/base/report.h"
 #include "runtime/persist/domain.h"
 #include "runtime/persist/log_extension.h"
@@ -123,18 +122,6 @@ struct ViewSource final : ExtensionSource {
 // to be written, and before a drain; so a record is sealed only once every
 // earlier one is durable, and a torn newest record is never followed by a
 // sealed one.
-//
-// Under buffered durability the record's sync runs in a thread of its own
-// (a JobThread, the record syncer), posted at the seal; finish_flight waits
-// for it. Its round trips to the storage, one after the other (the
-// record's pages, the file's inode, whose times changed, and the flush of
-// the disk's cache), then overlap the next record's building instead of
-// following it (results/storage.md "The record's sync in a thread of its
-// own"). Not under strict durability, where a committed thread waits for
-// the sync at once (a hand-over would only add a wake-up), nor in the
-// crash simulator, whose storage observes each sync in the thread that
-// makes it; there, as with -DPTM_OPT_RECORD_SYNCER=OFF, the persister syncs
-// the record itself at finish_flight, the latest moment the ring allows.
 constexpr unsigned kRing = 32;
 
 // Group commit under strict durability through the persister (awaited): a
@@ -193,7 +180,6 @@ struct Persister {
   uint64_t flight_seq = 0;
   SlotLogIndex flight_index;
   std::chrono::nanoseconds flight_start{0};
-  JobThread syncer; // (see kRing; not running: the persister syncs)
   // The ring's stages (see kRing); BUILDING: the record being built's.
   LogEntry *stages[2] = {};
   uint64_t stage_capacity = 0;
@@ -325,11 +311,6 @@ void Persister::seal_in_ring(uint64_t seq) {
                                 s.count * sizeof(LogEntry));
   auto start = std::chrono::steady_clock::now();
   PersistentRedoLog::start_sync_record(s, view);
-  if (syncer.running()) {
-    persist::Span spans[2];
-    PersistentRedoLog::record_spans(s, spans);
-    syncer.post([spans]() mutable { persist::sync_file_pages(spans, 2); });
-  }
   flight_start = std::chrono::steady_clock::now() - start;
   building ^= 1;
   in_flight = true;
@@ -370,10 +351,7 @@ void Persister::finish_flight() {
   in_flight = false;
   SlotHandle &s = slots[flight_at];
   auto start = std::chrono::steady_clock::now();
-  if (syncer.running())
-    syncer.wait();
-  else
-    PersistentRedoLog::sync_record(s);
+  PersistentRedoLog::sync_record(s);
   sync_time = (3 * sync_time + flight_start +
                (std::chrono::steady_clock::now() - start)) /
               4;
@@ -591,10 +569,6 @@ void Persister::run() {
   // (the crash simulator counts its mutations per record: the first from
   // here, each next one from the seal of the one before)
   open_slot();
-#if !PTM_PERSIST_HOOKS
-  if (PTM_OPT_RECORD_SYNCER && in_ring && !awaited)
-    syncer.start("ptm-rec-syncer"); // (not started: the persister syncs)
-#endif
   for (;;) {
     bool stopping;
     {
@@ -630,7 +604,6 @@ void Persister::run() {
   }
   if (in_ring)
     drain();
-  syncer.stop();
 }
 
 void *persister_main(void *arg) {
