@@ -98,6 +98,14 @@ bool read_config(Config *out, std::string *error) {
              "the crash image is written to";
     return false;
   }
+  if (const char *v = env("PTM_CRASH_EVENTS")) {
+    if (!strcmp(v, "sync"))
+      c.syncs_only = true;
+    else if (strcmp(v, "all") != 0) {
+      *error = std::string("PTM_CRASH_EVENTS='") + v + "' is not all or sync";
+      return false;
+    }
+  }
   if (const char *v = env("PTM_CRASH_COUNT"))
     c.count = strcmp(v, "0") != 0;
   if (const char *v = env("PTM_CRASH_MUTATE")) {

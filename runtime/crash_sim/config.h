@@ -53,6 +53,10 @@ struct Config {
   bool count = false;
   Mutation mutation = Mutation::Off;
   uint64_t mutate_nth = 0; // 1-based, within each transaction
+  // PTM_CRASH_EVENTS=sync: only the syncs of the pool file are numbered
+  // (PTM_CRASH_AT, the count), the only events that make anything
+  // persistent in the file domain; every event otherwise.
+  bool syncs_only = false;
 };
 
 // Reads the PTM_CRASH_* variables. False, with *ERROR set to a message that

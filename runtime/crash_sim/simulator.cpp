@@ -96,9 +96,11 @@ void print_count() {
   State &s = state();
   fprintf(stderr,
           "ptm: crash-sim: %llu persistence events (%llu clwb, %llu sfence, "
-          "%llu sync)%s\n",
-          (unsigned long long)s.events, (unsigned long long)s.clwbs,
-          (unsigned long long)s.fences, (unsigned long long)s.syncs,
+          "%llu sync)%s%s\n",
+          (unsigned long long)(s.clwbs + s.fences + s.syncs),
+          (unsigned long long)s.clwbs, (unsigned long long)s.fences,
+          (unsigned long long)s.syncs,
+          s.config.syncs_only ? " (the syncs numbered)" : "",
           s.dropped ? " (mutated: some were dropped)" : "");
 }
 
@@ -220,6 +222,8 @@ void freeze_other_threads() {
           : " PTM_CRASH_MUTATE=" +
                 std::string(mutation_name(s.config.mutation)) + ":" +
                 std::to_string(s.config.mutate_nth);
+  if (s.config.syncs_only)
+    mutation += " PTM_CRASH_EVENTS=sync";
   freeze_other_threads();
   ImageStats st;
   if (s.file_model)
@@ -232,12 +236,13 @@ void freeze_other_threads() {
   if (!write_image(s.config.image.c_str(), s.persistent, s.size, &problem))
     fatal("crash simulator: %s", problem.c_str());
   fprintf(stderr,
-          "ptm: crash-sim: crash at event %llu (%s), mode %s, seed %llu: "
+          "ptm: crash-sim: crash at %s %llu (%s), mode %s, seed %llu: "
           "image %s (kept %llu of %llu dirty %s, %llu of %llu in-flight "
           "lines)\n"
           "ptm: crash-sim: reproduce (from the pool as this process found "
           "it): PTM_CRASH_AT=%llu PTM_CRASH_MODE=%s "
           "PTM_CRASH_SEED=%llu PTM_CRASH_IMAGE=%s%s %s\n",
+          s.config.syncs_only ? "sync" : "event",
           (unsigned long long)s.config.crash_at,
           kind == Kind::Sync    ? "sync"
           : kind == Kind::Fence ? "sfence"
@@ -309,9 +314,9 @@ void observe(Kind kind, const void *addr, size_t n = 0) {
     start_tracking(s, live, v.size(), epoch);
   else if (s.epoch == 0)
     s.epoch = epoch;
-  ++s.events;
   ++(kind == Kind::Sync ? s.syncs : kind == Kind::Fence ? s.fences : s.clwbs);
-  if (s.events == s.config.crash_at)
+  if ((!s.config.syncs_only || kind == Kind::Sync) &&
+      ++s.events == s.config.crash_at)
     crash(s, kind);
   if (mutated(s.config, kind)) {
     ++s.dropped;

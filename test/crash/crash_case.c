@@ -93,10 +93,10 @@ static int copy_file(const char *src, const char *dst) {
 }
 
 static void clear_crash_env(void) {
-  static const char *vars[] = {"PTM_CRASH_AT",    "PTM_CRASH_MODE",
-                               "PTM_CRASH_SEED",  "PTM_CRASH_IMAGE",
-                               "PTM_CRASH_COUNT", "PTM_CRASH_MUTATE",
-                               "PTM_POOL",        "PTM_DURABILITY"};
+  static const char *vars[] = {
+      "PTM_CRASH_AT",     "PTM_CRASH_MODE",  "PTM_CRASH_SEED",
+      "PTM_CRASH_IMAGE",  "PTM_CRASH_COUNT", "PTM_CRASH_MUTATE",
+      "PTM_CRASH_EVENTS", "PTM_POOL",        "PTM_DURABILITY"};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
     unsetenv(vars[i]);
 }
@@ -115,6 +115,8 @@ static void set_crash_env(const struct case_env *e, uint64_t at,
   }
   if (e->mutate)
     setenv("PTM_CRASH_MUTATE", e->mutate, 1);
+  if (e->syncs_only)
+    setenv("PTM_CRASH_EVENTS", "sync", 1);
 }
 
 /* Runs FN(E, ARG) in a child whose stderr goes to LOG; its exit status, or
@@ -637,12 +639,17 @@ enum case_result run_case(const struct case_env *e, const struct crash_point *p,
 
 void reproduce_command(const struct case_env *e, const char *argv0,
                        const struct crash_point *p, char *buf, size_t n) {
-  int k = snprintf(buf, n,
-                   "%s case %s --ops %llu --op-seed %llu --at %llu --mode %s "
-                   "--seed %llu",
-                   argv0, e->w->name, (unsigned long long)e->ops,
-                   (unsigned long long)e->op_seed, (unsigned long long)p->at,
-                   p->mode, (unsigned long long)p->seed);
+  /* (the domain the runs model, when it is not the driver's default) */
+  const char *domain = getenv("PTM_PERSIST_DOMAIN");
+  int k =
+      snprintf(buf, n,
+               "%s%s%s%s case %s --ops %llu --op-seed %llu --at %llu "
+               "--mode %s --seed %llu",
+               domain && strcmp(domain, "pmem") ? "PTM_PERSIST_DOMAIN=" : "",
+               domain && strcmp(domain, "pmem") ? domain : "",
+               domain && strcmp(domain, "pmem") ? " " : "", argv0, e->w->name,
+               (unsigned long long)e->ops, (unsigned long long)e->op_seed,
+               (unsigned long long)p->at, p->mode, (unsigned long long)p->seed);
   if (p->recovery_at && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --recovery-at %llu",
                   (unsigned long long)p->recovery_at);
@@ -655,6 +662,8 @@ void reproduce_command(const struct case_env *e, const char *argv0,
                   (unsigned long long)e->sync_every);
   if (e->check_acked && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --check-acked");
+  if (e->syncs_only && k > 0 && (size_t)k < n)
+    k += snprintf(buf + k, n - (size_t)k, " --events sync");
   if (e->slot_size && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --slot-size %llu",
                   (unsigned long long)e->slot_size);

@@ -43,6 +43,9 @@ struct case_env {
   uint64_t sync_every;
   int check_acked;    /* buffered, checked as strict: every acknowledged one */
   uint64_t slot_size; /* of the pool's slots (0: 64 KiB) */
+  /* Only the syncs of the pool file are numbered (PTM_CRASH_EVENTS=sync):
+   * the events that make anything persistent in the file domain. */
+  int syncs_only;
 };
 
 #define CASE_MAX_THREADS 8

@@ -33,6 +33,11 @@
  *   --slot-size B     count, sweep, case: the pool's slots of B bytes (a
  *                     multiple of 4096; default 65536): small slots make
  *                     the persister's rounds span several records
+ *   --events all|sync count, sweep, case: number every persistence event,
+ *                     or only the syncs of the pool file (the file domain:
+ *                     the only events that make anything persistent, so
+ *                     `--points all` over them with mode none is every
+ *                     persistent state a crash can leave)
  *   --check-acked     with --buffered: check as under strict durability
  *                     (every acknowledged operation in the pool), to show
  *                     with --expect-violations that buffered runs do lose
@@ -71,7 +76,8 @@ struct options {
   const char *command, *workload;
   uint64_t ops, op_seed, points, seeds, recovery, sample_seed, threads;
   uint64_t sync_every, slot_size;
-  int all_points, all_recovery, expect_violations, buffered, check_acked;
+  int all_points, all_recovery, expect_violations, buffered, check_acked,
+      syncs_only;
   uint64_t at, seed, recovery_at;
   const char *mode, *modes, *dir, *pool_tool, *mutate, *pool;
 };
@@ -81,7 +87,8 @@ static void usage(const char *argv0) {
           "usage: %s count|sweep|case|init|run|check WORKLOAD [--pool PATH] "
           "[--ops N] [--op-seed S] "
           "[--dir DIR] [--pool-tool PATH] [--mutate SPEC] [--threads T] "
-          "[--buffered K [--check-acked]] [--slot-size BYTES]\n"
+          "[--buffered K [--check-acked]] [--slot-size BYTES] "
+          "[--events all|sync]\n"
           "  sweep: [--points all|K] [--modes none,all,random] [--seeds K] "
           "[--recovery all|K] [--sample-seed S] [--expect-violations]\n"
           "  case:  --at N [--mode none|all|random] [--seed S] "
@@ -150,6 +157,13 @@ static void parse(int argc, char **argv, struct options *o) {
                 argv[0], v);
         exit(2);
       }
+    } else if (!strcmp(a, "--events")) {
+      if (strcmp(v, "all") && strcmp(v, "sync")) {
+        fprintf(stderr, "%s: --events needs all or sync, not '%s'\n", argv[0],
+                v);
+        exit(2);
+      }
+      o->syncs_only = !strcmp(v, "sync");
     } else if (!strcmp(a, "--points")) {
       o->all_points = !strcmp(v, "all");
       if (!o->all_points)
@@ -304,14 +318,15 @@ static int sweep(const struct case_env *e, const struct options *o,
   printf("SUMMARY lib=%s workload=%s threads=%u ops=%llu events=%lld "
          "points=%llu cases=%llu images=%llu recovered=%llu violations=%llu "
          "recovery_crashes=%llu not_reached=%llu errors=%llu mutate=%s "
-         "durability=%s\n",
+         "durability=%s numbered=%s\n",
          e->lib, e->w->name, e->threads, (unsigned long long)e->ops,
          (long long)events, (unsigned long long)t.points,
          (unsigned long long)t.cases, (unsigned long long)t.images,
          (unsigned long long)t.recovered, (unsigned long long)t.violations,
          (unsigned long long)t.recovery_crashes,
          (unsigned long long)t.not_reached, (unsigned long long)t.errors,
-         e->mutate ? e->mutate : "none", durability_name(e));
+         e->mutate ? e->mutate : "none", durability_name(e),
+         e->syncs_only ? "sync" : "all");
   if (t.errors)
     return 1;
   if (o->expect_violations) {
@@ -414,11 +429,11 @@ int main(int argc, char **argv) {
     return direct(w, &o);
   make_dirs(o.dir);
   char base[4096];
-  struct case_env e = {w,          ptm_algorithm(), o.dir,
-                       base,       o.pool_tool,     o.ops,
-                       o.op_seed,  o.mutate,        (unsigned)o.threads,
-                       o.buffered, o.sync_every,    o.check_acked,
-                       o.slot_size};
+  struct case_env e = {w,           ptm_algorithm(), o.dir,
+                       base,        o.pool_tool,     o.ops,
+                       o.op_seed,   o.mutate,        (unsigned)o.threads,
+                       o.buffered,  o.sync_every,    o.check_acked,
+                       o.slot_size, o.syncs_only};
   if (o.check_acked && !o.buffered) {
     fprintf(stderr, "%s: --check-acked needs --buffered\n", argv[0]);
     return 2;
@@ -430,9 +445,10 @@ int main(int argc, char **argv) {
     return 1;
   if (!strcmp(o.command, "count")) {
     printf("lib=%s workload=%s threads=%u ops=%llu events=%lld "
-           "durability=%s\n",
+           "durability=%s numbered=%s\n",
            e.lib, w->name, e.threads, (unsigned long long)o.ops,
-           (long long)events, durability_name(&e));
+           (long long)events, durability_name(&e),
+           e.syncs_only ? "sync" : "all");
     return 0;
   }
   if (!strcmp(o.command, "sweep"))
