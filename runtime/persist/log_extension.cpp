@@ -4,6 +4,7 @@
 
 #include "runtime/base/report.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/persist/domain.h"
 #include "runtime/persist/log_ring.h"
 #include "runtime/persist/log_stage.h"
 #include "runtime/persist/persist.h"
@@ -94,10 +95,20 @@ void LogExtension::grow(pool::SlotHandle &s, uint64_t add) {
   auto *entries = reinterpret_cast<pool::LogEntry *>(h + 1);
   memcpy(entries, s.entries, s.count * sizeof(pool::LogEntry));
   if (uint64_t link = src.link_of(h)) {
-    // The block whole and durable before the link names it.
-    if (!persist::seeded_unflushed_extension())
-      persist::flush_range(h, sizeof *h + s.count * sizeof(pool::LogEntry));
+    // The block whole and durable before the link names it: written back
+    // and fenced, and synced by a writer whose fences do not sync the file
+    // (the persister's ring, whose record syncs its header's page before
+    // its extension's, and whose header page the kernel may write back at
+    // any time once the link is stored).
+    size_t n = sizeof *h + s.count * sizeof(pool::LogEntry);
+    bool seeded = persist::seeded_unflushed_extension();
+    if (!seeded)
+      persist::flush_range(h, n);
     persist::sfence();
+    if (persist::own_syncs && !seeded) {
+      persist::Span span{h, n};
+      persist::sync_file_pages(&span, 1);
+    }
     __atomic_store_n(&s.hdr->log_ext, link, __ATOMIC_RELEASE);
     persist::clwb(&s.hdr->log_ext);
     persist::sfence();

@@ -116,7 +116,7 @@ struct LogRing {
   // nothing persistent; under strict durability through the persister the
   // thread is marked as writing, for the persister's group commit).
   static void open(pool::SlotHandle &s) {
-    ++s.gen;
+    s.gen += pool::kGenStride; // (pool_format.h)
     if (__builtin_expect(pool::buffered, 0)) {
       s.entries = LogStage::base(s);
       s.capacity = s.slot_capacity;

@@ -74,7 +74,7 @@ struct PersistentRedoLog {
     if constexpr (Stage)
       if (__builtin_expect(s.stage == nullptr, 0))
         LogStage::attach(s);
-    ++s.gen;
+    s.gen += pool::kGenStride; // (pool_format.h)
     s.count = 0;
     s.logged = 0;
     tls_outside.count = 0;

@@ -127,7 +127,7 @@ struct PersistentUndoLog {
   static void reset(pool::SlotHandle &s) {
     if (__builtin_expect(s.ext != nullptr, 0)) // (an attempt not rolled back)
       LogExtension::release(s);
-    ++s.gen;
+    s.gen += pool::kGenStride; // (pool_format.h)
     s.count = 0;
     s.logged = 0;
   }

@@ -119,6 +119,15 @@ enum SlotState : uint8_t {
   kRedoStream = 5,
 };
 
+// Generations (the high 56 bits of a status word and of an entry's META):
+// a slot's are congruent to its index modulo kGenStride, each transaction
+// taking the slot's generation kGenStride above its last, so no two slots
+// ever use the same one. A log extension's block is heap memory that any
+// slot's record may have used before: the entries another slot's record
+// left there never validate as this record's (entry_valid compares the
+// generation), however the block's pages reach the medium.
+constexpr uint64_t kGenStride = kMaxSlotCount;
+
 // A committed redo log: replayed in commit order at recovery.
 constexpr bool is_redo_state(SlotState s) {
   return s == kRedoCommitted || s == kRedoSealed;

@@ -25,7 +25,7 @@
 //
 // Vacating a slot makes its last commit's data durable (LogRing::drain, as
 // at thread exit); the next claim starts the slot at generations above all
-// it has used (claim_gen). A waiting thread sleeps on a condition variable;
+// any slot has used (claim_gen), congruent to its index (kGenStride). A waiting thread sleeps on a condition variable;
 // it also looks for an idle holder every 10 ms, in case a holder went idle
 // without seeing it in line.
 //
@@ -46,6 +46,7 @@
 #include "runtime/pool/heap_adapter.h"
 #include "runtime/pool/persistent_pool.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -112,16 +113,22 @@ void assign(SlotHandle &s, uint32_t i) {
       s.floor = record_header(*s.hdr, p).floor;
   // Generations of a claim start above every generation an earlier
   // claim can have left in the entries (a lazy transaction's aborted
-  // entries are not reflected in a status word): the next multiple of
-  // 2^24 above the last claim's and the records', made durable before
-  // the first transaction. (The records stay: a log ring's may still be
-  // needed, docs/algorithms.md.)
-  uint64_t g = s.hdr->claim_gen;
-  for (unsigned p = 0; p < kRingParts; ++p)
-    if (status_gen(record_header(*s.hdr, p).status) > g)
-      g = status_gen(record_header(*s.hdr, p).status);
+  // entries are not reflected in a status word), of this slot and of
+  // every other (a pool written before generations were the slots' own,
+  // pool_format.h kGenStride, has the same ones in several slots): the
+  // next multiple of 2^24 above every slot's last claim and records, plus
+  // the slot's index, made durable before the first transaction. (The
+  // records stay: a log ring's may still be needed, docs/algorithms.md.)
+  uint64_t g = 0;
+  for (uint32_t i = 0; i < open_view.header.slot_count; ++i) {
+    const SlotHeader &h = *open_view.slot(i);
+    g = std::max(g, __atomic_load_n(&h.claim_gen, __ATOMIC_RELAXED));
+    for (unsigned p = 0; p < kRingParts; ++p)
+      g = std::max(g, status_gen(__atomic_load_n(&record_header(h, p).status,
+                                                 __ATOMIC_RELAXED)));
+  }
   g += 1;
-  s.gen = (g + (1ull << 24) - 1) & ~((1ull << 24) - 1);
+  s.gen = ((g + (1ull << 24) - 1) & ~((1ull << 24) - 1)) + s.index;
   s.count = 0;
   __atomic_store_n(&s.hdr->claim_gen, s.gen, __ATOMIC_RELEASE);
   persist::persist_range(&s.hdr->claim_gen, sizeof s.hdr->claim_gen);
