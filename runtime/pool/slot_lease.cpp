@@ -25,9 +25,9 @@
 //
 // Vacating a slot makes its last commit's data durable (LogRing::drain, as
 // at thread exit); the next claim starts the slot at generations above all
-// any slot has used (claim_gen), congruent to its index (kGenStride). A waiting thread sleeps on a condition variable;
-// it also looks for an idle holder every 10 ms, in case a holder went idle
-// without seeing it in line.
+// any slot has used (claim_gen), congruent to its index (kGenStride). A waiting
+// thread sleeps on a condition variable; it also looks for an idle holder every
+// 10 ms, in case a holder went idle without seeing it in line.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,8 @@
 //===- pool_test.h - helpers of the pool tests ------------------*- C++ -*-===//
 //
 // Temporary pool paths (removed at exit), statistics deltas, transactions
-// writing W lines or outside the pool, stderr capture, file hashes.
+// writing W lines or outside the pool, stderr capture, file contents and
+// hashes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_TEST_POOL_POOL_TEST_H
@@ -19,6 +20,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 // A fresh path under $TMPDIR (or /tmp), not created.
 inline std::string temp_pool_path(const char *tag) {
@@ -31,6 +33,20 @@ inline std::string temp_pool_path(const char *tag) {
            counter++);
   unlink(buf);
   return buf;
+}
+
+// The bytes of the file at PATH (none if it cannot be read).
+inline std::vector<unsigned char> read_file(const std::string &path) {
+  std::vector<unsigned char> out;
+  FILE *f = fopen(path.c_str(), "rb");
+  if (!f)
+    return out;
+  unsigned char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    out.insert(out.end(), buf, buf + n);
+  fclose(f);
+  return out;
 }
 
 // The sum of the words of ARRAY (a bank's accounts), read in one

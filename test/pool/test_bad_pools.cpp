@@ -25,19 +25,6 @@
 
 using namespace ptm::pool;
 
-static std::vector<unsigned char> read_file(const std::string &path) {
-  std::vector<unsigned char> out;
-  FILE *f = fopen(path.c_str(), "rb");
-  if (!f)
-    return out;
-  unsigned char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    out.insert(out.end(), buf, buf + n);
-  fclose(f);
-  return out;
-}
-
 static void write_file(const std::string &path,
                        const std::vector<unsigned char> &bytes) {
   FILE *f = fopen(path.c_str(), "wb");

@@ -30,19 +30,6 @@ namespace {
 constexpr unsigned kThreads = 4;
 constexpr unsigned kTxs = 50;
 
-std::vector<unsigned char> read_file(const std::string &path) {
-  std::vector<unsigned char> out;
-  FILE *f = fopen(path.c_str(), "rb");
-  if (!f)
-    return out;
-  unsigned char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    out.insert(out.end(), buf, buf + n);
-  fclose(f);
-  return out;
-}
-
 SlotHeader slot_header(const std::vector<unsigned char> &image,
                        const PoolHeader &h, uint32_t i) {
   SlotHeader s;
