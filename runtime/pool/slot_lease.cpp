@@ -25,9 +25,10 @@
 //
 // Vacating a slot makes its last commit's data durable (LogRing::drain, as
 // at thread exit); the next claim starts the slot at generations above all
-// any slot has used (claim_gen), congruent to its index (kGenStride). A waiting
-// thread sleeps on a condition variable; it also looks for an idle holder every
-// 10 ms, in case a holder went idle without seeing it in line.
+// it has used and any slot had at the open (claim_gen), congruent to its
+// index (kGenStride). A waiting thread sleeps on a condition variable; it
+// also looks for an idle holder every 10 ms, in case a holder went idle
+// without seeing it in line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +69,11 @@ namespace {
 alignas(64) std::atomic<uint8_t> slot_claimed[kMaxSlots];
 SlotHandle *holder[kMaxSlots]; // nullptr: free, or a service slot
 uint32_t service_slots;        // claimed by the runtime's own threads
+// The largest generation of any slot when the pool was opened (claim_gen,
+// record headers): a claim starts above it too, so above every generation
+// a pool written before generations were the slots' own (pool_format.h
+// kGenStride) has, in any slot.
+uint64_t open_gen_floor;
 
 struct Waiter {
   SlotHandle *s;
@@ -113,20 +119,14 @@ void assign(SlotHandle &s, uint32_t i) {
       s.floor = record_header(*s.hdr, p).floor;
   // Generations of a claim start above every generation an earlier
   // claim can have left in the entries (a lazy transaction's aborted
-  // entries are not reflected in a status word), of this slot and of
-  // every other (a pool written before generations were the slots' own,
-  // pool_format.h kGenStride, has the same ones in several slots): the
-  // next multiple of 2^24 above every slot's last claim and records, plus
-  // the slot's index, made durable before the first transaction. (The
-  // records stay: a log ring's may still be needed, docs/algorithms.md.)
-  uint64_t g = 0;
-  for (uint32_t i = 0; i < open_view.header.slot_count; ++i) {
-    const SlotHeader &h = *open_view.slot(i);
-    g = std::max(g, __atomic_load_n(&h.claim_gen, __ATOMIC_RELAXED));
-    for (unsigned p = 0; p < kRingParts; ++p)
-      g = std::max(g, status_gen(__atomic_load_n(&record_header(h, p).status,
-                                                 __ATOMIC_RELAXED)));
-  }
+  // entries are not reflected in a status word), and above every slot's
+  // at the open (open_gen_floor): the next multiple of 2^24 above the
+  // last claim's, the records' and that floor, plus the slot's index
+  // (kGenStride), made durable before the first transaction. (The records
+  // stay: a log ring's may still be needed, docs/algorithms.md.)
+  uint64_t g = std::max(s.hdr->claim_gen, open_gen_floor);
+  for (unsigned p = 0; p < kRingParts; ++p)
+    g = std::max(g, status_gen(record_header(*s.hdr, p).status));
   g += 1;
   s.gen = ((g + (1ull << 24) - 1) & ~((1ull << 24) - 1)) + s.index;
   s.count = 0;
@@ -225,6 +225,14 @@ void create_slot_key() {
 
 void reset_slot_leases() {
   service_slots = 0;
+  open_gen_floor = 0;
+  for (uint32_t i = 0; i < open_view.header.slot_count; ++i) {
+    const SlotHeader &h = *open_view.slot(i);
+    open_gen_floor = std::max(open_gen_floor, h.claim_gen);
+    for (unsigned p = 0; p < kRingParts; ++p)
+      open_gen_floor =
+          std::max(open_gen_floor, status_gen(record_header(h, p).status));
+  }
   for (uint32_t i = 0; i < kMaxSlots; ++i) {
     slot_claimed[i].store(0, std::memory_order_relaxed);
     holder[i] = nullptr;
