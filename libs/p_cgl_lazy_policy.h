@@ -22,7 +22,10 @@
 #include "libs/persistent_policy_base.h"
 #include "runtime/base/hot_cold.h"
 #include "runtime/base/spin_lock.h"
+#include "runtime/stm/solo_lock.h"
 #include "runtime/stm/stm_access.h"
+
+#include <type_traits>
 
 namespace ptm {
 
@@ -66,7 +69,11 @@ struct ReadersWriterTxLock {
   }
 };
 
-template <class Self, class Options, class Lock = SerialTxLock>
+// (gp_/ip_cgl_lazy: solo mode, runtime/stm/solo_lock.h)
+template <class Options>
+using CglTxLock = std::conditional_t<Options::kSolo, SoloTxLock, SerialTxLock>;
+
+template <class Self, class Options, class Lock = CglTxLock<Options>>
 struct PCglLazyT : PersistentPolicyBase<Self, Options> {
   using Base = PersistentPolicyBase<Self, Options>;
   using Base::apply_frees;
@@ -123,6 +130,9 @@ struct PCglLazyT : PersistentPolicyBase<Self, Options> {
     }
     // The lock orders all writers: a plain counter is the commit order.
     global_lock.drain();
+    if constexpr (std::is_same_v<Lock, SoloTxLock>)
+      if (SoloTxLock::solo())
+        stat_add(tx.stats->solo_commits);
     Lazy::announce(/*order_rmw=*/true);
     Lazy::commit(tx, pool::next_commit_order());
     global_lock.leave();

@@ -78,7 +78,9 @@ struct NaiveOptions {
   static constexpr bool kSkipRewritten = false;
   static constexpr bool kQuiesce = true; // V: IP drops it
   // Ours, orec_lazy: the attempts of a thread that runs alone skip the orecs
-  // (runtime/stm/solo_owner.h, docs/algorithms.md "Solo mode").
+  // (runtime/stm/solo_owner.h, docs/algorithms.md "Solo mode"); cgl_lazy:
+  // its global lock is taken without a locked instruction
+  // (runtime/stm/solo_lock.h).
   static constexpr bool kSolo = false;
   // The allocation model (DESIGN.md): malloc/new inside a transaction take
   // memory from the ordinary heap (GP: a transaction may touch DRAM;

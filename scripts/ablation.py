@@ -44,7 +44,8 @@ OPTIMIZATIONS = {
                        [f"ip_{a}" for a in LAZY]),
     "no_quiesce": ("PTM_OPT_NO_QUIESCE", "(V, IP model)",
                    ["ip_orec_eager", "ip_orec_lazy", "ip_orec_mixed"]),
-    "solo": ("PTM_OPT_SOLO", "(ours)", ["gp_orec_lazy", "ip_orec_lazy"]),
+    "solo": ("PTM_OPT_SOLO", "(ours)",
+             ["gp_orec_lazy", "ip_orec_lazy", "ip_cgl_lazy"]),
     "parked_frees": ("PTM_OPT_PARKED_FREES", "(ours)",
                      ["ip_cgl_lazy", "ip_orec_lazy", "gp_orec_lazy"]),
 }

@@ -141,8 +141,10 @@ typedef struct ptm_stats {
                            other transactions could be reused (an abort
                            cause, counted in `aborts`)                     */
 
-  /* Solo mode of the gp_/ip_ orec_lazy libraries (one thread alone): */
-  uint64_t solo_commits; /* writing commits that ran without orecs */
+  /* Solo mode of the gp_/ip_ orec_lazy and cgl_lazy libraries (one thread
+     alone): */
+  uint64_t solo_commits; /* writing commits that ran solo (no orecs; cgl: no
+                            locked instruction to take the lock) */
 
   /* Leased thread slots of a pool (more threads than slots): */
   uint64_t slot_waits;  /* times this thread waited in line for a slot */

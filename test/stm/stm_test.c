@@ -21,9 +21,11 @@
  *              waits for the reader, then gets that block
  *   solo       bank transfers and audits by the main thread alone, then with
  *              THREADS threads joining it (three rounds), then alone again:
- *              with PTM_OPT_SOLO (default), gp_/ip_ orec_lazy run the
- *              lone thread's commits solo (ptm_stats' solo_commits), others
- *              never; the audits and totals hold across every hand-over
+ *              with PTM_OPT_SOLO (default), gp_/ip_ orec_lazy and cgl_lazy
+ *              run the lone thread's commits solo (ptm_stats'
+ *              solo_commits), others never; the audits and totals hold
+ *              across every hand-over
+ *
  * With a persistent library (p_*, gp_*, ip_*) the same programs run on the
  * default temporary pool: malloc inside a transaction allocates from its heap.
  * Exit status 0 when every check passed.
@@ -182,7 +184,8 @@ static void test_bank(long ops) {
 
 /* ---- solo mode (bank accounts) ------------------------------------------ */
 
-/* Solo mode (runtime/stm/solo_owner.h): the libraries that have it, unless
+/* Solo mode (runtime/stm/solo_owner.h, and for the cgl-lazy family
+ * runtime/stm/solo_lock.h): the libraries that have it, unless
  * built with -DPTM_OPT_SOLO=OFF (test/stm/CMakeLists.txt passes it on). */
 #ifndef PTM_OPT_SOLO
 #define PTM_OPT_SOLO 1
@@ -190,7 +193,7 @@ static void test_bank(long ops) {
 static int has_solo_mode(void) {
   const char *lib = ptm_algorithm();
   return PTM_OPT_SOLO && (!strncmp(lib, "gp_", 3) || !strncmp(lib, "ip_", 3)) &&
-         !strcmp(lib + 3, "orec_lazy");
+         (!strcmp(lib + 3, "orec_lazy") || !strcmp(lib + 3, "cgl_lazy"));
 }
 
 static unsigned long long solo_commits(void) {
