@@ -34,8 +34,8 @@
 // which has not yet noticed) never hides another owner's transaction. A
 // thread that exits holding the bias gives it back (under the spin lock),
 // so no revoker reads the flag of a thread that is gone. Where membarrier is
-// missing, fence_light is a full fence: correct, and no faster than the
-// spin lock.
+// missing (asymmetric_fence.h), fence_light is a full fence: correct, and
+// no faster than the spin lock.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTM_RUNTIME_STM_SOLO_LOCK_H
@@ -53,14 +53,13 @@
 
 namespace ptm {
 
-// A thread's state for SoloTxLock: its flag, the ticket of its bias (0:
-// none), whether its current transaction holds the lock by it, and its
-// enters until its next try to take it.
+// A thread's state for SoloTxLock: its flag (1 while its transaction holds
+// the lock by the bias), the ticket of its bias (0: none), and its enters
+// until its next try to take it.
 struct SoloLockThread {
   static constexpr int32_t kFirstTry = 64;
   static constexpr int32_t kMaxInterval = 1 << 14;
   std::atomic<uint32_t> busy{0};
-  bool by_bias = false;
   uint64_t ticket = 0;
   int32_t countdown = 0;
   int32_t interval = kFirstTry;
@@ -82,10 +81,8 @@ struct SoloTxLock {
       m.busy.store(1, std::memory_order_relaxed);
       fence_light();
       if (__builtin_expect(bias.load(std::memory_order_relaxed) == m.ticket,
-                           1)) {
-        m.by_bias = true;
+                           1))
         return;
-      }
       lost();
     }
     enter_locked();
@@ -93,16 +90,13 @@ struct SoloTxLock {
 
   PTM_INLINE void leave() {
     Mine &m = mine;
-    if (__builtin_expect(m.by_bias, 1)) {
-      m.by_bias = false;
-      m.busy.store(0, std::memory_order_release);
-      return;
-    }
+    if (__builtin_expect(m.busy.load(std::memory_order_relaxed) != 0, 1))
+      return m.busy.store(0, std::memory_order_release);
     lock.unlock();
   }
 
   // True inside a transaction that holds the lock by the bias.
-  static bool solo() { return mine.by_bias; }
+  static bool solo() { return mine.busy.load(std::memory_order_relaxed); }
 
   template <class P> void write_hook(TxThread &) {}
   void drain() {}
