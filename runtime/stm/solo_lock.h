@@ -80,8 +80,7 @@ struct SoloTxLock {
     if (__builtin_expect(m.ticket != 0, 1)) {
       m.busy.store(1, std::memory_order_relaxed);
       fence_light();
-      if (__builtin_expect(bias.load(std::memory_order_relaxed) == m.ticket,
-                           1))
+      if (__builtin_expect(bias.load(std::memory_order_relaxed) == m.ticket, 1))
         return;
       lost();
     }
