@@ -75,6 +75,15 @@ uint32_t service_slots;        // claimed by the runtime's own threads
 // kGenStride) has, in any slot.
 uint64_t open_gen_floor;
 
+// The largest generation slot header H shows: its last claim's and its
+// records' statuses'.
+uint64_t slot_max_gen(const SlotHeader &h) {
+  uint64_t g = h.claim_gen;
+  for (unsigned p = 0; p < kRingParts; ++p)
+    g = std::max(g, status_gen(record_header(h, p).status));
+  return g;
+}
+
 struct Waiter {
   SlotHandle *s;
   bool granted = false;
@@ -124,10 +133,7 @@ void assign(SlotHandle &s, uint32_t i) {
   // last claim's, the records' and that floor, plus the slot's index
   // (kGenStride), made durable before the first transaction. (The records
   // stay: a log ring's may still be needed, docs/algorithms.md.)
-  uint64_t g = std::max(s.hdr->claim_gen, open_gen_floor);
-  for (unsigned p = 0; p < kRingParts; ++p)
-    g = std::max(g, status_gen(record_header(*s.hdr, p).status));
-  g += 1;
+  uint64_t g = std::max(slot_max_gen(*s.hdr), open_gen_floor) + 1;
   s.gen = ((g + (1ull << 24) - 1) & ~((1ull << 24) - 1)) + s.index;
   s.count = 0;
   __atomic_store_n(&s.hdr->claim_gen, s.gen, __ATOMIC_RELEASE);
@@ -226,13 +232,8 @@ void create_slot_key() {
 void reset_slot_leases() {
   service_slots = 0;
   open_gen_floor = 0;
-  for (uint32_t i = 0; i < open_view.header.slot_count; ++i) {
-    const SlotHeader &h = *open_view.slot(i);
-    open_gen_floor = std::max(open_gen_floor, h.claim_gen);
-    for (unsigned p = 0; p < kRingParts; ++p)
-      open_gen_floor =
-          std::max(open_gen_floor, status_gen(record_header(h, p).status));
-  }
+  for (uint32_t i = 0; i < open_view.header.slot_count; ++i)
+    open_gen_floor = std::max(open_gen_floor, slot_max_gen(*open_view.slot(i)));
   for (uint32_t i = 0; i < kMaxSlots; ++i) {
     slot_claimed[i].store(0, std::memory_order_relaxed);
     holder[i] = nullptr;

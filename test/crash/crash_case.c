@@ -641,15 +641,15 @@ void reproduce_command(const struct case_env *e, const char *argv0,
                        const struct crash_point *p, char *buf, size_t n) {
   /* (the domain the runs model, when it is not the driver's default) */
   const char *domain = getenv("PTM_PERSIST_DOMAIN");
+  int other = domain && strcmp(domain, "pmem");
   int k =
       snprintf(buf, n,
                "%s%s%s%s case %s --ops %llu --op-seed %llu --at %llu "
                "--mode %s --seed %llu",
-               domain && strcmp(domain, "pmem") ? "PTM_PERSIST_DOMAIN=" : "",
-               domain && strcmp(domain, "pmem") ? domain : "",
-               domain && strcmp(domain, "pmem") ? " " : "", argv0, e->w->name,
-               (unsigned long long)e->ops, (unsigned long long)e->op_seed,
-               (unsigned long long)p->at, p->mode, (unsigned long long)p->seed);
+               other ? "PTM_PERSIST_DOMAIN=" : "", other ? domain : "",
+               other ? " " : "", argv0, e->w->name, (unsigned long long)e->ops,
+               (unsigned long long)e->op_seed, (unsigned long long)p->at,
+               p->mode, (unsigned long long)p->seed);
   if (p->recovery_at && k > 0 && (size_t)k < n)
     k += snprintf(buf + k, n - (size_t)k, " --recovery-at %llu",
                   (unsigned long long)p->recovery_at);
