@@ -17,7 +17,10 @@ Valgrind cannot read the DWARF 5 debug information of clang 19, so each
 program runs as a copy with its debug information stripped (`strip -g`;
 the symbols stay). The counts do not depend on the machine's speed or load,
 so two builds compare in separate runs too; they say nothing about cache
-misses or flushes (run scripts/bench.py for time).
+misses or flushes (run scripts/bench.py for time). A build tree made with
+Ninja gets each program brought up to date first (`ninja -C DIR
+bench/<bench>.<lib>`): txcost's are not in the default target, and an old
+binary would be counted silently.
 """
 import collections
 import pathlib
@@ -75,6 +78,14 @@ def count(exe, n, extra, workdir):
     return self_costs(out), result
 
 
+def bring_up_to_date(build, target):
+    """Builds TARGET in BUILD when it is a Ninja tree: the runtime may have
+    changed since, and txcost's programs are not in the default target."""
+    if (build / "build.ninja").is_file() and shutil.which("ninja"):
+        subprocess.run(["ninja", "-C", str(build), target],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def short(name, width=90):
     return name if len(name) <= width else name[:width - 3] + "..."
 
@@ -101,6 +112,7 @@ def main():
         for label, build in builds:
             for lib in args.libs:
                 exe = build / "bench" / f"{args.bench}.{lib}"
+                bring_up_to_date(build, f"bench/{exe.name}")
                 if not exe.is_file():
                     sys.exit(f"instructions: {exe} is not built")
                 copy = pathlib.Path(work) / f"{label}.{exe.name}"
