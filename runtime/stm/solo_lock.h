@@ -46,10 +46,10 @@
 #include "runtime/base/spin_lock.h"
 #include "runtime/base/thread_exit_key.h"
 #include "runtime/base/tx_thread.h"
+#include "runtime/stm/tx_slots.h"
 
 #include <atomic>
 #include <cstdint>
-#include <sched.h>
 
 namespace ptm {
 
@@ -134,14 +134,8 @@ private:
   PTM_SLOW void revoke() {
     bias.store(0, std::memory_order_seq_cst);
     fence_heavy();
-    std::atomic<uint32_t> &busy = *owner_busy;
-    for (unsigned spins = 0; busy.load(std::memory_order_acquire) != 0;)
-      if (++spins < 256) {
-        __builtin_ia32_pause();
-      } else {
-        sched_yield();
-        spins = 0;
-      }
+    for (unsigned spins = 0; owner_busy->load(std::memory_order_acquire) != 0;)
+      spin_pause(spins);
     owner_busy = nullptr;
   }
 
