@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BarrierBudget.h"
+#include "LibraryBarriers.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -86,13 +87,8 @@ PreservedAnalyses BarrierBudgetPass::run(Module &M,
   // program is linked with the shared library (nothing to inline).
   InlineSize Size;
   DenseMap<const Function *, uint64_t> Barriers;
-  for (const char *Kind : {"read", "write"})
-    for (const char *N : {"1", "2", "4", "8", "n"}) {
-      Function *F = M.getFunction((Twine("__ptm_") + Kind + "_" + N).str());
-      if (F && !F->isDeclaration() &&
-          F->hasFnAttribute(Attribute::AlwaysInline))
-        Barriers[F] = Size.of(*F);
-    }
+  for (Function *F : libraryBarriers(M))
+    Barriers[F] = Size.of(*F);
   if (Barriers.empty())
     return PreservedAnalyses::all();
 

@@ -14,11 +14,15 @@
 //    search loop: once per attempt). The region markers are calls that may
 //    read and write any memory, so nothing moves across them;
 //  - BarrierBudgetPass (`ptm-barrier-budget`) at the start of an LTO link
-//    (FullLinkTimeOptimizationEarlyEP), where the linker loads the plugin.
+//    (FullLinkTimeOptimizationEarlyEP), where the linker loads the plugin,
+//    then BarrierLoopTagPass (`ptm-tag-barrier-loops`); at its end
+//    (FullLinkTimeOptimizationLastEP) BarrierLoopUnswitchPass
+//    (`ptm-unswitch-barrier-loops`, a loop pass) and a CFG clean-up.
 //
 //===----------------------------------------------------------------------===//
 
 #include "BarrierBudget.h"
+#include "BarrierLoops.h"
 #include "PtmInstrument.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -63,9 +67,21 @@ static void registerCallbacks(PassBuilder &PB) {
           MPM.addPass(ptm::BarrierBudgetPass());
           return true;
         }
+        if (Name == "ptm-tag-barrier-loops") {
+          MPM.addPass(ptm::BarrierLoopTagPass());
+          return true;
+        }
         if (Name != "ptm-instrument" && Name != "ptm-lower")
           return false;
         MPM.addPass(ptm::PtmLowerPass());
+        return true;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, LoopPassManager &LPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "ptm-unswitch-barrier-loops")
+          return false;
+        LPM.addPass(ptm::BarrierLoopUnswitchPass());
         return true;
       });
   PB.registerPipelineStartEPCallback(
@@ -78,6 +94,19 @@ static void registerCallbacks(PassBuilder &PB) {
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(ptm::BarrierBudgetPass());
+        MPM.addPass(ptm::BarrierLoopTagPass());
+      });
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (Level == OptimizationLevel::O0 || !ptm::unswitchBarrierLoops())
+          return;
+        LoopPassManager LPM;
+        LPM.addPass(ptm::BarrierLoopUnswitchPass());
+        FunctionPassManager FPM;
+        FPM.addPass(createFunctionToLoopPassAdaptor(std::move(LPM),
+                                                    /*UseMemorySSA=*/true));
+        FPM.addPass(SimplifyCFGPass());
+        MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
       });
 }
 
