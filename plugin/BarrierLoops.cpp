@@ -79,8 +79,7 @@ PreservedAnalyses BarrierLoopTagPass::run(Module &M,
   return PA;
 }
 
-PreservedAnalyses BarrierLoopUnswitchPass::run(Loop &L,
-                                               LoopAnalysisManager &AM,
+PreservedAnalyses BarrierLoopUnswitchPass::run(Loop &L, LoopAnalysisManager &AM,
                                                LoopStandardAnalysisResults &AR,
                                                LPMUpdater &U) {
   if (!getBooleanLoopAttribute(&L, kBarrierLoop))

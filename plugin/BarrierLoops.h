@@ -1,4 +1,4 @@
-//===- BarrierLoops.h - loops of inlined barriers, versioned -----*- C++ -*-===//
+//===- BarrierLoops.h - loops of inlined barriers, versioned ---*- C++ -*-===//
 //
 // A library's read barrier tests first whether the attempt has anything to
 // look up (ip_cgl_lazy: whether its redo log has an entry) and, if not, is a
@@ -47,8 +47,7 @@ struct BarrierLoopTagPass : llvm::PassInfoMixin<BarrierLoopTagPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
-struct BarrierLoopUnswitchPass
-    : llvm::PassInfoMixin<BarrierLoopUnswitchPass> {
+struct BarrierLoopUnswitchPass : llvm::PassInfoMixin<BarrierLoopUnswitchPass> {
   llvm::PreservedAnalyses run(llvm::Loop &L, llvm::LoopAnalysisManager &AM,
                               llvm::LoopStandardAnalysisResults &AR,
                               llvm::LPMUpdater &U);

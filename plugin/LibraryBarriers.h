@@ -1,4 +1,4 @@
-//===- LibraryBarriers.h - the barriers an LTO link can inline ---*- C++ -*-===//
+//===- LibraryBarriers.h - the barriers an LTO link inlines ---*- C++ -*-===//
 //
 // The library's __ptm_read_N and __ptm_write_N that this module defines
 // always_inline: linked with -flto against the library's bitcode archive
