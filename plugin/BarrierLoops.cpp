@@ -14,6 +14,7 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 #include <cstdlib>
@@ -85,6 +86,38 @@ PreservedAnalyses BarrierLoopUnswitchPass::run(Loop &L, LoopAnalysisManager &AM,
   if (!getBooleanLoopAttribute(&L, kBarrierLoop))
     return PreservedAnalyses::all();
   return SimpleLoopUnswitchPass(/*NonTrivial=*/true).run(L, AM, AR, U);
+}
+
+// A latch's loop ID that names the property.
+static bool hasBarrierLoop(const Function &F) {
+  for (const BasicBlock &BB : F) {
+    const MDNode *ID =
+        BB.getTerminator()
+            ? BB.getTerminator()->getMetadata(LLVMContext::MD_loop)
+            : nullptr;
+    if (!ID)
+      continue;
+    for (const MDOperand &Op : ID->operands())
+      if (const auto *Prop = dyn_cast_or_null<MDNode>(Op.get()))
+        if (Prop->getNumOperands() > 0)
+          if (const auto *S = dyn_cast_or_null<MDString>(Prop->getOperand(0)))
+            if (S->getString() == kBarrierLoop)
+              return true;
+  }
+  return false;
+}
+
+PreservedAnalyses BarrierLoopFunctionPass::run(Function &F,
+                                               FunctionAnalysisManager &AM) {
+  if (!hasBarrierLoop(F))
+    return PreservedAnalyses::all();
+  LoopPassManager LPM;
+  LPM.addPass(BarrierLoopUnswitchPass());
+  FunctionPassManager FPM;
+  FPM.addPass(createFunctionToLoopPassAdaptor(std::move(LPM),
+                                              /*UseMemorySSA=*/true));
+  FPM.addPass(SimplifyCFGPass());
+  return FPM.run(F, AM);
 }
 
 } // namespace ptm

@@ -20,7 +20,8 @@
 //    that will be inlined gets the loop property `ptm.barrier_loop`; loop
 //    metadata goes wherever the loop goes (inlined into a caller, rotated);
 //  - BarrierLoopUnswitchPass (`ptm-unswitch-barrier-loops`, a loop pass at
-//    FullLinkTimeOptimizationLastEP): non-trivial unswitching of the loops
+//    FullLinkTimeOptimizationLastEP, run by BarrierLoopFunctionPass in the
+//    functions that have such a loop): non-trivial unswitching of the loops
 //    with that property, and only those. LLVM's cost model decides what is
 //    unswitched (a loop too large to copy stays as it is).
 //
@@ -45,6 +46,14 @@ bool unswitchBarrierLoops();
 
 struct BarrierLoopTagPass : llvm::PassInfoMixin<BarrierLoopTagPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// The link's end: BarrierLoopUnswitchPass and a CFG clean-up, in the
+// functions that hold a loop with the property (the others are not looked
+// at: no MemorySSA built for them).
+struct BarrierLoopFunctionPass : llvm::PassInfoMixin<BarrierLoopFunctionPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
 };
 
 struct BarrierLoopUnswitchPass : llvm::PassInfoMixin<BarrierLoopUnswitchPass> {

@@ -16,8 +16,10 @@
 //  - BarrierBudgetPass (`ptm-barrier-budget`) at the start of an LTO link
 //    (FullLinkTimeOptimizationEarlyEP), where the linker loads the plugin,
 //    then BarrierLoopTagPass (`ptm-tag-barrier-loops`); at its end
-//    (FullLinkTimeOptimizationLastEP) BarrierLoopUnswitchPass
-//    (`ptm-unswitch-barrier-loops`, a loop pass) and a CFG clean-up.
+//    (FullLinkTimeOptimizationLastEP) BarrierLoopFunctionPass
+//    (`ptm-barrier-loop-functions`): BarrierLoopUnswitchPass
+//    (`ptm-unswitch-barrier-loops`, a loop pass) and a CFG clean-up in the
+//    functions with a tagged loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,6 +79,14 @@ static void registerCallbacks(PassBuilder &PB) {
         return true;
       });
   PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "ptm-barrier-loop-functions")
+          return false;
+        FPM.addPass(ptm::BarrierLoopFunctionPass());
+        return true;
+      });
+  PB.registerPipelineParsingCallback(
       [](StringRef Name, LoopPassManager &LPM,
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name != "ptm-unswitch-barrier-loops")
@@ -100,13 +110,8 @@ static void registerCallbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (Level == OptimizationLevel::O0 || !ptm::unswitchBarrierLoops())
           return;
-        LoopPassManager LPM;
-        LPM.addPass(ptm::BarrierLoopUnswitchPass());
-        FunctionPassManager FPM;
-        FPM.addPass(createFunctionToLoopPassAdaptor(std::move(LPM),
-                                                    /*UseMemorySSA=*/true));
-        FPM.addPass(SimplifyCFGPass());
-        MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+        MPM.addPass(
+            createModuleToFunctionPassAdaptor(ptm::BarrierLoopFunctionPass()));
       });
 }
 

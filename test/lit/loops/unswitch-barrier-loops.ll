@@ -6,6 +6,9 @@
 ; the property is left alone, as LLVM's -O2 would.
 ;
 ; RUN: %ptm_opt -passes='loop-mssa(ptm-unswitch-barrier-loops)' -S %s | FileCheck %s
+; The function pass of the link's end (the loop pass, then a CFG clean-up,
+; in functions with a loop that has the property; the other stays as it is):
+; RUN: %ptm_opt -passes=ptm-barrier-loop-functions -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
