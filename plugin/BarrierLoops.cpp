@@ -88,22 +88,13 @@ PreservedAnalyses BarrierLoopUnswitchPass::run(Loop &L, LoopAnalysisManager &AM,
   return SimpleLoopUnswitchPass(/*NonTrivial=*/true).run(L, AM, AR, U);
 }
 
-// A latch's loop ID that names the property.
+// Some loop of F has the property (in its latch's loop ID).
 static bool hasBarrierLoop(const Function &F) {
-  for (const BasicBlock &BB : F) {
-    const MDNode *ID =
-        BB.getTerminator()
-            ? BB.getTerminator()->getMetadata(LLVMContext::MD_loop)
-            : nullptr;
-    if (!ID)
-      continue;
-    for (const MDOperand &Op : ID->operands())
-      if (const auto *Prop = dyn_cast_or_null<MDNode>(Op.get()))
-        if (Prop->getNumOperands() > 0)
-          if (const auto *S = dyn_cast_or_null<MDString>(Prop->getOperand(0)))
-            if (S->getString() == kBarrierLoop)
-              return true;
-  }
+  for (const BasicBlock &BB : F)
+    if (const Instruction *T = BB.getTerminator())
+      if (MDNode *ID = T->getMetadata(LLVMContext::MD_loop))
+        if (findOptionMDForLoopID(ID, kBarrierLoop))
+          return true;
   return false;
 }
 
